@@ -1,0 +1,2 @@
+//! Deterministic discrete-event network simulator for SCReAM, built on the public API
+//! of the `scream` crate only.

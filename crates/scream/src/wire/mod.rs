@@ -1,0 +1,3 @@
+//! Wire formats.
+
+pub mod ccfb;
