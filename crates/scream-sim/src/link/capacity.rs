@@ -1,0 +1,358 @@
+//! Link capacity models and the serializer timing they imply.
+//!
+//! A rate model (constant, steps, time/rate table) drains bits at the rate of the
+//! moment: the time to serialise a packet is found by integrating the rate across rate
+//! changes, and a zero-rate period stalls the link. A mahimahi trace instead offers
+//! delivery opportunities of a fixed number of bytes; a packet leaves at the opportunity
+//! that carries its last byte, and bytes of an opportunity that the queue could not use
+//! are lost (as in mahimahi's link emulator).
+
+use scream::{Bitrate, Instant};
+
+const NANOS_PER_SEC: f64 = 1e9;
+
+/// What happens after the last row of a table trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TraceEnd {
+    /// Start again from the first row.
+    #[default]
+    Loop,
+    /// Keep the last rate forever.
+    Hold,
+}
+
+/// A piecewise-constant rate: segment `i` starts at `starts[i]` (ns, `starts[0] == 0`).
+#[derive(Debug, Clone)]
+pub struct RateSchedule {
+    starts: Vec<u64>,
+    rates_bps: Vec<f64>,
+    /// Loop period in ns (`None`: the last segment lasts forever).
+    period: Option<u64>,
+    any_positive: bool,
+    cursor: usize,
+}
+
+impl RateSchedule {
+    /// A schedule from `(start, rate)` rows sorted by start; the first start is taken as
+    /// time zero. With `period`, the schedule repeats every `period` ns (which must be
+    /// greater than the last start). Returns `None` for an empty list.
+    pub fn new(rows: &[(u64, Bitrate)], period: Option<u64>) -> Option<Self> {
+        let first = rows.first()?.0;
+        let starts: Vec<u64> = rows.iter().map(|r| r.0 - first).collect();
+        let rates_bps: Vec<f64> = rows.iter().map(|r| r.1.bps()).collect();
+        let last = *starts.last()?;
+        let period = period.filter(|p| *p > last);
+        Some(Self {
+            any_positive: rates_bps.iter().any(|r| *r > 0.0),
+            starts,
+            rates_bps,
+            period,
+            cursor: 0,
+        })
+    }
+
+    /// The segment holding `t`: (index, absolute start, absolute end or u64::MAX).
+    fn segment(&mut self, t: u64) -> (usize, u64, u64) {
+        let (base, local) = match self.period {
+            Some(p) => ((t / p) * p, t % p),
+            None => (0, t),
+        };
+        let n = self.starts.len();
+        let period = self.period;
+        let end_of = |i: usize, starts: &[u64]| -> u64 {
+            if i + 1 < n {
+                starts[i + 1]
+            } else {
+                period.unwrap_or(u64::MAX - base)
+            }
+        };
+        let c = self.cursor;
+        let idx = if self.starts[c] <= local && local < end_of(c, &self.starts) {
+            c
+        } else {
+            self.starts.partition_point(|s| *s <= local).saturating_sub(1)
+        };
+        self.cursor = idx;
+        let end = end_of(idx, &self.starts);
+        (idx, base + self.starts[idx], base.saturating_add(end))
+    }
+
+    fn rate_at(&mut self, t: u64) -> f64 {
+        let (i, _, _) = self.segment(t);
+        self.rates_bps[i]
+    }
+
+    fn finish(&mut self, start: u64, bits: f64) -> Option<u64> {
+        if !self.any_positive {
+            return None;
+        }
+        let mut t = start;
+        let mut bits = bits;
+        // Each iteration consumes one segment; a looped schedule with some positive
+        // rate makes progress at least once per period.
+        loop {
+            let (i, _, end) = self.segment(t);
+            let rate = self.rates_bps[i];
+            if rate > 0.0 {
+                let need_ns = (bits * NANOS_PER_SEC / rate).round();
+                let room_ns = (end - t) as f64;
+                if need_ns <= room_ns {
+                    return Some(t + need_ns as u64);
+                }
+                bits -= rate * room_ns / NANOS_PER_SEC;
+            }
+            if end == u64::MAX {
+                return None;
+            }
+            t = end;
+        }
+    }
+
+    fn first_positive_at_or_after(&mut self, t: u64) -> Option<u64> {
+        if !self.any_positive {
+            return None;
+        }
+        let mut t = t;
+        loop {
+            let (i, _, end) = self.segment(t);
+            if self.rates_bps[i] > 0.0 {
+                return Some(t);
+            }
+            if end == u64::MAX {
+                return None;
+            }
+            t = end;
+        }
+    }
+
+    fn bits_between(&mut self, from: u64, to: u64) -> f64 {
+        let mut t = from;
+        let mut bits = 0.0;
+        while t < to {
+            let (i, _, end) = self.segment(t);
+            let stop = end.min(to);
+            bits += self.rates_bps[i] * (stop - t) as f64 / NANOS_PER_SEC;
+            t = stop;
+        }
+        bits
+    }
+}
+
+/// A mahimahi trace: delivery opportunities at millisecond time stamps, repeating with
+/// the period of the last time stamp.
+#[derive(Debug, Clone)]
+pub struct MahimahiTrace {
+    times_ns: Vec<u64>,
+    period_ns: u64,
+    packet_bytes: u32,
+    /// Absolute index (cycle * len + i) of the opportunity in use and its unused bytes.
+    current: u64,
+    leftover: u32,
+}
+
+impl MahimahiTrace {
+    /// A trace from its time stamps in ms (sorted ascending; the last must be > 0) and the
+    /// bytes one opportunity delivers.
+    pub fn new(times_ms: &[u64], packet_bytes: u32) -> Option<Self> {
+        let last = *times_ms.last()?;
+        if last == 0 || packet_bytes == 0 || times_ms.windows(2).any(|w| w[1] < w[0]) {
+            return None;
+        }
+        Some(Self {
+            times_ns: times_ms.iter().map(|t| t * 1_000_000).collect(),
+            period_ns: last * 1_000_000,
+            packet_bytes,
+            current: 0,
+            leftover: 0,
+        })
+    }
+
+    fn time_of(&self, idx: u64) -> u64 {
+        let n = self.times_ns.len() as u64;
+        (idx / n) * self.period_ns + self.times_ns[(idx % n) as usize]
+    }
+
+    /// Absolute index of the first opportunity at or after `t`.
+    fn first_at_or_after(&self, t: u64) -> u64 {
+        let n = self.times_ns.len() as u64;
+        let cycle = t / self.period_ns;
+        let local = t % self.period_ns;
+        let i = self.times_ns.partition_point(|x| *x < local) as u64;
+        let mut idx = cycle * n + i;
+        // Opportunities stamped exactly at the period belong to the previous cycle.
+        while idx > 0 && self.time_of(idx - 1) >= t {
+            idx -= 1;
+        }
+        idx
+    }
+
+    fn service_start(&self, t: u64) -> u64 {
+        if self.leftover > 0 && self.time_of(self.current) >= t {
+            self.time_of(self.current)
+        } else {
+            self.time_of(self.first_at_or_after(t))
+        }
+    }
+
+    fn finish(&mut self, start: u64, bytes: u32) -> u64 {
+        let (mut idx, mut avail) = if self.leftover > 0 && self.time_of(self.current) >= start {
+            (self.current, self.leftover)
+        } else {
+            (self.first_at_or_after(start), self.packet_bytes)
+        };
+        let mut remaining = bytes;
+        while remaining > avail {
+            remaining -= avail;
+            idx += 1;
+            avail = self.packet_bytes;
+        }
+        self.current = idx;
+        self.leftover = avail - remaining;
+        self.time_of(idx)
+    }
+
+    fn bytes_between(&self, from: u64, to: u64) -> f64 {
+        let count = self.first_at_or_after(to).saturating_sub(self.first_at_or_after(from));
+        count as f64 * f64::from(self.packet_bytes)
+    }
+
+    fn mean_rate_bps(&self) -> f64 {
+        self.times_ns.len() as f64 * f64::from(self.packet_bytes) * 8.0 * NANOS_PER_SEC
+            / self.period_ns as f64
+    }
+}
+
+/// The capacity of one link direction.
+#[derive(Debug, Clone)]
+pub enum Capacity {
+    /// The same rate at all times.
+    Constant(Bitrate),
+    /// A piecewise-constant rate (steps or a time/rate table).
+    Schedule(RateSchedule),
+    /// Delivery opportunities from a mahimahi trace.
+    Mahimahi(MahimahiTrace),
+}
+
+impl Capacity {
+    /// The rate at `t`. For a mahimahi trace: the mean rate over the 100 ms before `t`.
+    pub fn rate_at(&mut self, t: Instant) -> Bitrate {
+        let t = t.as_nanos();
+        match self {
+            Self::Constant(r) => *r,
+            Self::Schedule(s) => Bitrate::from_bps(s.rate_at(t)),
+            Self::Mahimahi(m) => {
+                const WINDOW_NS: u64 = 100_000_000;
+                let from = t.saturating_sub(WINDOW_NS);
+                let span = (t - from).max(1) as f64 / NANOS_PER_SEC;
+                Bitrate::from_bps(m.bytes_between(from, t) * 8.0 / span)
+            }
+        }
+    }
+
+    /// The rate used to turn a queue limit in time into bytes at `t`: the rate of the
+    /// moment for rate models, the trace's long-term mean for mahimahi (whose
+    /// instantaneous rate is either zero or a burst).
+    pub fn nominal_rate(&mut self, t: Instant) -> Bitrate {
+        match self {
+            Self::Mahimahi(m) => Bitrate::from_bps(m.mean_rate_bps()),
+            _ => self.rate_at(t),
+        }
+    }
+
+    /// The earliest instant at or after `t` at which serialisation can begin (the next
+    /// positive-rate moment or delivery opportunity); `None` if the link never delivers
+    /// again.
+    pub fn service_start(&mut self, t: Instant) -> Option<Instant> {
+        let ns = t.as_nanos();
+        match self {
+            Self::Constant(r) => (r.bps() > 0.0).then_some(t),
+            Self::Schedule(s) => s.first_positive_at_or_after(ns).map(Instant::from_nanos),
+            Self::Mahimahi(m) => Some(Instant::from_nanos(m.service_start(ns))),
+        }
+    }
+
+    /// When a packet of `bytes` whose serialisation begins at `start` (an instant from
+    /// [`Capacity::service_start`]) has fully left; commits mahimahi opportunities used.
+    pub fn finish_time(&mut self, start: Instant, bytes: u32) -> Option<Instant> {
+        let ns = start.as_nanos();
+        let bits = f64::from(bytes) * 8.0;
+        match self {
+            Self::Constant(r) => r
+                .transmit_time(u64::from(bytes))
+                .map(|d| start + d),
+            Self::Schedule(s) => s.finish(ns, bits).map(Instant::from_nanos),
+            Self::Mahimahi(m) => Some(Instant::from_nanos(m.finish(ns, bytes))),
+        }
+    }
+
+    /// Bytes the link could deliver in `[from, to)`.
+    pub fn deliverable_bytes(&mut self, from: Instant, to: Instant) -> f64 {
+        let (a, b) = (from.as_nanos(), to.as_nanos().max(from.as_nanos()));
+        match self {
+            Self::Constant(r) => r.bps() * (b - a) as f64 / NANOS_PER_SEC / 8.0,
+            Self::Schedule(s) => s.bits_between(a, b) / 8.0,
+            Self::Mahimahi(m) => m.bytes_between(a, b),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(x: u64) -> Instant {
+        Instant::from_millis(x)
+    }
+
+    #[test]
+    fn serialisation_integrates_across_a_rate_change() {
+        // 8 Mbit/s for 1 ms, then 4 Mbit/s: 1500 bytes = 12000 bits; 8000 bits in the
+        // first ms, the remaining 4000 bits take 1 ms more.
+        let rows = [(0, Bitrate::from_mbps(8.0)), (1_000_000, Bitrate::from_mbps(4.0))];
+        let mut c = Capacity::Schedule(RateSchedule::new(&rows, None).unwrap());
+        assert_eq!(c.finish_time(ms(0), 1500), Some(ms(2)));
+    }
+
+    #[test]
+    fn zero_rate_period_stalls_the_serializer() {
+        let rows = [
+            (0, Bitrate::from_mbps(8.0)),
+            (1_000_000, Bitrate::ZERO),
+            (5_000_000, Bitrate::from_mbps(8.0)),
+        ];
+        let mut c = Capacity::Schedule(RateSchedule::new(&rows, None).unwrap());
+        assert_eq!(c.finish_time(ms(0), 1500), Some(ms(5) + scream::Duration::from_micros(500)));
+        assert_eq!(c.service_start(ms(2)), Some(ms(5)));
+    }
+
+    #[test]
+    fn looping_table_repeats_its_rates() {
+        let rows = [(0, Bitrate::from_mbps(1.0)), (1_000_000_000, Bitrate::from_mbps(2.0))];
+        let mut c = Capacity::Schedule(RateSchedule::new(&rows, Some(2_000_000_000)).unwrap());
+        assert_eq!(c.rate_at(Instant::from_millis(4_500)), Bitrate::from_mbps(1.0));
+        assert_eq!(c.rate_at(Instant::from_millis(5_500)), Bitrate::from_mbps(2.0));
+        let bytes = c.deliverable_bytes(Instant::ZERO, Instant::from_millis(4_000));
+        assert!((bytes - 750_000.0).abs() < 1e-6, "{bytes}");
+    }
+
+    #[test]
+    fn mahimahi_packs_bytes_into_opportunities_and_wastes_idle_ones() {
+        let mut c = Capacity::Mahimahi(MahimahiTrace::new(&[1, 1, 3, 4], 1500).unwrap());
+        // Two 1000-byte packets share the 1 ms opportunities: the first leaves at 1 ms,
+        // the second needs 500 bytes of the first opportunity and 500 of the second.
+        let s = c.service_start(ms(0)).unwrap();
+        assert_eq!(s, ms(1));
+        assert_eq!(c.finish_time(s, 1000), Some(ms(1)));
+        let s = c.service_start(ms(1)).unwrap();
+        assert_eq!(c.finish_time(s, 1000), Some(ms(1)));
+        // 1000 bytes are left of the second 1 ms opportunity, but the queue was empty
+        // until 2 ms: the next packet waits for the 3 ms opportunity.
+        let s = c.service_start(ms(2)).unwrap();
+        assert_eq!(s, ms(3));
+        // The trace loops with period 4 ms: opportunities at 5, 5, 7, 8 ms ...
+        assert_eq!(c.service_start(ms(4) + scream::Duration::from_nanos(1)), Some(ms(5)));
+        let b = c.deliverable_bytes(Instant::ZERO, ms(8));
+        assert_eq!(b, 7.0 * 1500.0);
+    }
+}

@@ -1,0 +1,243 @@
+//! Reading capacity traces: mahimahi delivery-opportunity files and time/rate tables
+//! (Lumos5G files are `seconds<TAB>Mbit/s`, one row per second).
+
+use super::capacity::{Capacity, MahimahiTrace, RateSchedule, TraceEnd};
+use scream::Bitrate;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// How to read a capacity trace file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TraceFormat {
+    /// Mahimahi if every line holds exactly one integer, else a table.
+    #[default]
+    Auto,
+    /// One integer millisecond time stamp per line, one delivery opportunity each.
+    Mahimahi,
+    /// Whitespace- or comma-separated columns: a time in seconds and a rate.
+    Table,
+}
+
+/// Unit of the rate column of a table trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RateUnit {
+    /// Bits per second.
+    Bps,
+    /// Kilobits (10^3) per second.
+    Kbps,
+    /// Megabits (10^6) per second.
+    #[default]
+    Mbps,
+    /// Bytes per second.
+    BytesPerS,
+}
+
+impl RateUnit {
+    fn to_bitrate(self, v: f64) -> Bitrate {
+        match self {
+            Self::Bps => Bitrate::from_bps(v),
+            Self::Kbps => Bitrate::from_kbps(v),
+            Self::Mbps => Bitrate::from_mbps(v),
+            Self::BytesPerS => Bitrate::from_bps(v * 8.0),
+        }
+    }
+}
+
+/// How to read a table trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableSpec {
+    /// Zero-based column of the time stamp, seconds.
+    pub time_column: usize,
+    /// Zero-based column of the rate.
+    pub rate_column: usize,
+    /// Unit of the rate column.
+    pub unit: RateUnit,
+    /// What follows the last row.
+    pub end: TraceEnd,
+}
+
+/// A trace file that could not be used.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TraceError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {reason}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The OS error.
+        reason: String,
+    },
+    /// A line could not be parsed.
+    #[error("line {line}: {reason}")]
+    Parse {
+        /// One-based line number.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The trace holds no usable data.
+    #[error("trace is empty or has no time span")]
+    Empty,
+}
+
+fn data_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+}
+
+fn looks_like_mahimahi(text: &str) -> bool {
+    data_lines(text).all(|(_, l)| l.parse::<u64>().is_ok())
+}
+
+/// Parses a capacity trace from its text.
+pub fn parse_capacity_trace(
+    text: &str,
+    format: TraceFormat,
+    table: &TableSpec,
+    mahimahi_packet_bytes: u32,
+) -> Result<Capacity, TraceError> {
+    let format = match format {
+        TraceFormat::Auto if looks_like_mahimahi(text) => TraceFormat::Mahimahi,
+        TraceFormat::Auto => TraceFormat::Table,
+        f => f,
+    };
+    match format {
+        TraceFormat::Mahimahi => parse_mahimahi(text, mahimahi_packet_bytes),
+        _ => parse_table(text, table),
+    }
+}
+
+/// Reads and parses a capacity trace file.
+pub fn load_capacity_trace(
+    path: &Path,
+    format: TraceFormat,
+    table: &TableSpec,
+    mahimahi_packet_bytes: u32,
+) -> Result<Capacity, TraceError> {
+    let text = std::fs::read_to_string(path).map_err(|e| TraceError::Io {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    })?;
+    parse_capacity_trace(&text, format, table, mahimahi_packet_bytes)
+}
+
+fn parse_mahimahi(text: &str, packet_bytes: u32) -> Result<Capacity, TraceError> {
+    let mut times = Vec::new();
+    for (line, l) in data_lines(text) {
+        let t: u64 = l.parse().map_err(|_| TraceError::Parse {
+            line,
+            reason: format!("expected an integer millisecond time stamp, found `{l}`"),
+        })?;
+        if times.last().is_some_and(|prev| t < *prev) {
+            return Err(TraceError::Parse {
+                line,
+                reason: "time stamps must not decrease".into(),
+            });
+        }
+        times.push(t);
+    }
+    MahimahiTrace::new(&times, packet_bytes)
+        .map(Capacity::Mahimahi)
+        .ok_or(TraceError::Empty)
+}
+
+fn parse_table(text: &str, spec: &TableSpec) -> Result<Capacity, TraceError> {
+    let mut rows: Vec<(u64, Bitrate)> = Vec::new();
+    for (line, l) in data_lines(text) {
+        let cols: Vec<&str> = l
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+            .filter(|c| !c.is_empty())
+            .collect();
+        let field = |col: usize, what: &str| -> Result<f64, TraceError> {
+            let raw = cols.get(col).ok_or_else(|| TraceError::Parse {
+                line,
+                reason: format!("no column {col} for the {what}"),
+            })?;
+            raw.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| TraceError::Parse {
+                    line,
+                    reason: format!("{what} `{raw}` is not a non-negative number"),
+                })
+        };
+        // A header row (non-numeric first line) is skipped.
+        if rows.is_empty() && cols.get(spec.time_column).is_some_and(|c| c.parse::<f64>().is_err()) {
+            continue;
+        }
+        let t = field(spec.time_column, "time")?;
+        let r = field(spec.rate_column, "rate")?;
+        let t_ns = (t * 1e9).round() as u64;
+        if rows.last().is_some_and(|(prev, _)| t_ns <= *prev) {
+            return Err(TraceError::Parse {
+                line,
+                reason: "time stamps must increase".into(),
+            });
+        }
+        rows.push((t_ns, spec.unit.to_bitrate(r)));
+    }
+    let first = rows.first().ok_or(TraceError::Empty)?.0;
+    let last = rows.last().ok_or(TraceError::Empty)?.0;
+    // The last row lasts as long as the spacing before it (1 s for a single row).
+    let spacing = match rows.len() {
+        0 | 1 => 1_000_000_000,
+        n => rows[n - 1].0 - rows[n - 2].0,
+    };
+    let period = match spec.end {
+        TraceEnd::Loop => Some(last - first + spacing),
+        TraceEnd::Hold => None,
+    };
+    RateSchedule::new(&rows, period)
+        .map(Capacity::Schedule)
+        .ok_or(TraceError::Empty)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use scream::Instant;
+
+    const SPEC: TableSpec = TableSpec {
+        time_column: 0,
+        rate_column: 1,
+        unit: RateUnit::Mbps,
+        end: TraceEnd::Loop,
+    };
+
+    #[test]
+    fn auto_detects_mahimahi_and_tables() {
+        let m = parse_capacity_trace("0\n0\n5\n", TraceFormat::Auto, &SPEC, 1500).unwrap();
+        assert!(matches!(m, Capacity::Mahimahi(_)));
+        let t = parse_capacity_trace("1.0\t5.0\n2.0\t7.0\n", TraceFormat::Auto, &SPEC, 1500).unwrap();
+        assert!(matches!(t, Capacity::Schedule(_)));
+    }
+
+    #[test]
+    fn table_times_are_relative_to_the_first_row_and_loop() {
+        let mut c =
+            parse_capacity_trace("1.0\t5.0\n2.0\t7.0\n", TraceFormat::Table, &SPEC, 1500).unwrap();
+        assert_eq!(c.rate_at(Instant::from_millis(500)), Bitrate::from_mbps(5.0));
+        assert_eq!(c.rate_at(Instant::from_millis(1500)), Bitrate::from_mbps(7.0));
+        assert_eq!(c.rate_at(Instant::from_millis(2500)), Bitrate::from_mbps(5.0));
+        let hold = TableSpec { end: TraceEnd::Hold, ..SPEC };
+        let mut c =
+            parse_capacity_trace("1.0\t5.0\n2.0\t7.0\n", TraceFormat::Table, &hold, 1500).unwrap();
+        assert_eq!(c.rate_at(Instant::from_millis(9500)), Bitrate::from_mbps(7.0));
+    }
+
+    #[test]
+    fn malformed_lines_are_reported_with_their_number() {
+        let e = parse_capacity_trace("1\t5\n2\tx\n", TraceFormat::Table, &SPEC, 1500).unwrap_err();
+        assert!(matches!(e, TraceError::Parse { line: 2, .. }), "{e}");
+        let e = parse_capacity_trace("5\n3\n", TraceFormat::Mahimahi, &SPEC, 1500).unwrap_err();
+        assert!(matches!(e, TraceError::Parse { line: 2, .. }), "{e}");
+        assert_eq!(
+            parse_capacity_trace("", TraceFormat::Table, &SPEC, 1500).unwrap_err(),
+            TraceError::Empty
+        );
+    }
+}

@@ -1,0 +1,110 @@
+//! Sojourn-time markers applied at dequeue: a classic-ECN step threshold and an L4S
+//! ramp.
+
+use super::fifo::Fifo;
+use crate::packet::Packet;
+use crate::rng::RngStream;
+use scream::{Duration, Ecn, Instant};
+
+/// Classic ECN threshold marking: a packet whose sojourn exceeds `threshold` is
+/// CE-marked if ECN-capable, dropped otherwise.
+#[derive(Debug, Clone)]
+pub struct EcnThreshold {
+    fifo: Fifo,
+    threshold: Duration,
+}
+
+impl EcnThreshold {
+    /// A threshold marker.
+    pub fn new(threshold: Duration) -> Self {
+        Self {
+            fifo: Fifo::new(),
+            threshold,
+        }
+    }
+
+    /// The storage.
+    pub fn fifo(&self) -> &Fifo {
+        &self.fifo
+    }
+
+    /// Tail-drop admission.
+    pub fn push(&mut self, now: Instant, pkt: Packet, limit_bytes: u64) -> Result<(), Packet> {
+        self.fifo.push(now, pkt, limit_bytes)
+    }
+
+    /// The next packet to serialise; Not-ECT packets above the threshold are dropped.
+    pub fn pop(&mut self, now: Instant, dropped: &mut Vec<Packet>) -> Option<Packet> {
+        while let Some(mut pkt) = self.fifo.pop() {
+            if now - pkt.enqueued_at <= self.threshold {
+                return Some(pkt);
+            }
+            if pkt.ecn.is_ect() {
+                pkt.ecn = Ecn::Ce;
+                return Some(pkt);
+            }
+            dropped.push(pkt);
+        }
+        None
+    }
+}
+
+/// L4S ramp marking: ECT(1) and CE packets are marked with a probability rising
+/// linearly from 0 at sojourn `min` to 1 at `max`; ECT(0) and Not-ECT packets are not
+/// marked (they only see the tail-drop limit).
+#[derive(Debug, Clone)]
+pub struct L4sRamp {
+    fifo: Fifo,
+    min: Duration,
+    max: Duration,
+}
+
+impl L4sRamp {
+    /// A ramp marker; `max` must exceed `min` (checked by scenario validation; an
+    /// equal pair behaves as a step at `min`).
+    pub fn new(min: Duration, max: Duration) -> Self {
+        Self {
+            fifo: Fifo::new(),
+            min,
+            max,
+        }
+    }
+
+    /// The storage.
+    pub fn fifo(&self) -> &Fifo {
+        &self.fifo
+    }
+
+    /// Tail-drop admission.
+    pub fn push(&mut self, now: Instant, pkt: Packet, limit_bytes: u64) -> Result<(), Packet> {
+        self.fifo.push(now, pkt, limit_bytes)
+    }
+
+    /// Marking probability for a sojourn time.
+    pub fn probability(&self, sojourn: Duration) -> f64 {
+        ramp_probability(sojourn, self.min, self.max)
+    }
+
+    /// The next packet to serialise, possibly CE-marked.
+    pub fn pop(&mut self, now: Instant, rng: &mut RngStream) -> Option<Packet> {
+        let mut pkt = self.fifo.pop()?;
+        if matches!(pkt.ecn, Ecn::Ect1 | Ecn::Ce) {
+            let p = self.probability(now - pkt.enqueued_at);
+            if rng.chance(p) {
+                pkt.ecn = Ecn::Ce;
+            }
+        }
+        Some(pkt)
+    }
+}
+
+/// Probability 0 at or below `min`, 1 at or above `max`, linear in between.
+pub fn ramp_probability(sojourn: Duration, min: Duration, max: Duration) -> f64 {
+    if sojourn <= min {
+        0.0
+    } else if sojourn >= max {
+        1.0
+    } else {
+        (sojourn - min).as_secs_f64() / (max - min).as_secs_f64()
+    }
+}

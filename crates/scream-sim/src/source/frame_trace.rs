@@ -1,0 +1,105 @@
+//! Frame-size traces: one integer size in bytes per line.
+
+use std::path::{Path, PathBuf};
+
+/// Where a `builtin:<name>` frame trace comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BuiltinTrace {
+    /// Text embedded in the binary.
+    Text(&'static str),
+    /// A file on disk.
+    File(PathBuf),
+}
+
+/// Resolves a built-in frame trace name (without the `builtin:` prefix). The shipped
+/// traces live in the repository's `assets/video/`; until a trace is bundled there, the
+/// shared data directory next to the checkout provides it.
+pub fn builtin_frame_trace(name: &str) -> Option<BuiltinTrace> {
+    match name {
+        "trace_no_key" => Some(BuiltinTrace::File(PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/data/video/trace_no_key.txt"
+        )))),
+        _ => None,
+    }
+}
+
+/// A frame trace that could not be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FrameTraceError {
+    /// `builtin:<name>` with an unknown name.
+    #[error("unknown built-in frame trace `{0}`")]
+    UnknownBuiltin(String),
+    /// The file could not be read.
+    #[error("cannot read {path}: {reason}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The OS error.
+        reason: String,
+    },
+    /// A line is not a frame size.
+    #[error("line {line}: `{text}` is not a frame size in bytes")]
+    Parse {
+        /// One-based line number.
+        line: usize,
+        /// The offending text.
+        text: String,
+    },
+    /// No frame, or only empty frames.
+    #[error("the frame trace holds no non-empty frame")]
+    Empty,
+}
+
+/// Parses frame sizes from text (blank lines and `#` comments ignored; a fractional
+/// size is rounded).
+pub fn parse_frame_sizes(text: &str) -> Result<Vec<u32>, FrameTraceError> {
+    let mut sizes = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let v: f64 = l
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite() && *v >= 0.0 && *v < f64::from(u32::MAX))
+            .ok_or_else(|| FrameTraceError::Parse {
+                line: i + 1,
+                text: l.to_owned(),
+            })?;
+        sizes.push(v.round() as u32);
+    }
+    if sizes.iter().all(|s| *s == 0) {
+        return Err(FrameTraceError::Empty);
+    }
+    Ok(sizes)
+}
+
+/// Loads the trace named by `spec`: `builtin:<name>`, or a path resolved against
+/// `base_dir` when relative.
+pub fn load_frame_sizes(spec: &str, base_dir: Option<&Path>) -> Result<Vec<u32>, FrameTraceError> {
+    let path = if let Some(name) = spec.strip_prefix("builtin:") {
+        match builtin_frame_trace(name) {
+            Some(BuiltinTrace::Text(t)) => return parse_frame_sizes(t),
+            Some(BuiltinTrace::File(p)) => p,
+            None => return Err(FrameTraceError::UnknownBuiltin(name.to_owned())),
+        }
+    } else {
+        resolve_path(spec, base_dir)
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| FrameTraceError::Io {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    })?;
+    parse_frame_sizes(&text)
+}
+
+/// `p` itself if absolute (or no base is known), else `base/p`.
+pub fn resolve_path(p: &str, base_dir: Option<&Path>) -> PathBuf {
+    let path = Path::new(p);
+    match base_dir {
+        Some(b) if path.is_relative() => b.join(path),
+        _ => path.to_path_buf(),
+    }
+}

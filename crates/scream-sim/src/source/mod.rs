@@ -1,0 +1,80 @@
+//! Media sources: video encoder models and CBR audio.
+
+pub mod frame_trace;
+pub mod video;
+
+pub use frame_trace::{BuiltinTrace, FrameTraceError, builtin_frame_trace, load_frame_sizes, parse_frame_sizes};
+pub use video::{VideoConstant, VideoTrace};
+
+use scream::sender::MediaFrame;
+use scream::{Bitrate, Duration};
+
+/// Constant-bitrate audio: one packet-sized frame per interval; ignores the target.
+#[derive(Debug, Clone)]
+pub struct Audio {
+    packet_bytes: u32,
+    bitrate: Bitrate,
+}
+
+impl Audio {
+    /// Audio at `bitrate` with one packet every `interval`.
+    pub fn new(bitrate: Bitrate, interval: Duration) -> Self {
+        let bytes = bitrate.bytes_in(interval).round().clamp(1.0, f64::from(u32::MAX)) as u32;
+        Self {
+            packet_bytes: bytes,
+            bitrate,
+        }
+    }
+}
+
+/// A media source (an enum: no dynamic dispatch per frame).
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// Trace-driven video.
+    VideoTrace(VideoTrace),
+    /// Constant-size video.
+    VideoConstant(VideoConstant),
+    /// CBR audio.
+    Audio(Audio),
+}
+
+impl Source {
+    /// The next frame.
+    pub fn next_frame(&mut self) -> MediaFrame {
+        match self {
+            Self::VideoTrace(v) => v.next_frame(),
+            Self::VideoConstant(v) => v.next_frame(),
+            Self::Audio(a) => MediaFrame {
+                size_bytes: a.packet_bytes,
+                key_frame: false,
+            },
+        }
+    }
+
+    /// A new encoder target (ignored by audio).
+    pub fn set_target(&mut self, target: Bitrate) {
+        match self {
+            Self::VideoTrace(v) => v.set_target(target),
+            Self::VideoConstant(v) => v.set_target(target),
+            Self::Audio(_) => {}
+        }
+    }
+
+    /// The encoder's current target.
+    pub fn target(&self) -> Bitrate {
+        match self {
+            Self::VideoTrace(v) => v.target(),
+            Self::VideoConstant(v) => v.target(),
+            Self::Audio(a) => a.bitrate,
+        }
+    }
+
+    /// Asks for a key frame next (ignored by audio).
+    pub fn request_key_frame(&mut self) {
+        match self {
+            Self::VideoTrace(v) => v.request_key_frame(),
+            Self::VideoConstant(v) => v.request_key_frame(),
+            Self::Audio(_) => {}
+        }
+    }
+}
