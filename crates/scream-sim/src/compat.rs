@@ -1,0 +1,99 @@
+//! Adapters to parts of the `scream` API that are still being completed.
+//!
+//! TRANSITIONAL: every item here bridges a gap in the current `scream` API (RFC 8888
+//! codec functions, `SenderConfig::set_param`, the `rate_acked` / `rtp_queue_delay`
+//! statistics). When those land, the bodies switch to the real calls and the fallbacks
+//! below are deleted; callers do not change.
+
+use scream::sender::{SenderConfig, SenderStats};
+use scream::{Bitrate, Duration, Feedback};
+
+/// Feedback as it crosses the return path.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FeedbackMsg {
+    /// RFC 8888 bytes.
+    Bytes(Vec<u8>),
+    /// The abstract report, handed over as is.
+    Report(Feedback),
+}
+
+/// RFC 8888 size of a report: RTCP header and sender SSRC (8 bytes), per SSRC block a
+/// 8-byte header and 2 bytes per packet padded to 4, and the 4-byte report timestamp
+/// (RFC 8888 §3.1).
+pub fn rfc8888_len(fb: &Feedback) -> u32 {
+    let mut len = 8 + 4;
+    let mut i = 0;
+    while i < fb.reports.len() {
+        let ssrc = fb.reports[i].ssrc;
+        let n = fb.reports[i..].iter().take_while(|r| r.ssrc == ssrc).count();
+        len += 8 + (2 * n as u32).div_ceil(4) * 4;
+        i += n;
+    }
+    len
+}
+
+/// Encodes a report for the return path. TRANSITIONAL: passes the report through until
+/// `scream::wire::ccfb::encode_feedback` exists; the wire size is still RFC 8888's.
+pub fn encode(fb: Feedback, _as_bytes: bool) -> (FeedbackMsg, u32) {
+    let len = rfc8888_len(&fb);
+    (FeedbackMsg::Report(fb), len)
+}
+
+/// Decodes a report at the sender; `None` for bytes the codec rejects. TRANSITIONAL:
+/// see [`encode`].
+pub fn decode(msg: FeedbackMsg) -> Option<Feedback> {
+    match msg {
+        FeedbackMsg::Report(fb) => Some(fb),
+        FeedbackMsg::Bytes(_) => None,
+    }
+}
+
+/// Sets one `SenderConfig` field by name. TRANSITIONAL: handles the fields the current
+/// `SenderConfig` has until `SenderConfig::set_param` exists.
+pub fn set_param(cfg: &mut SenderConfig, name: &str, value: f64) -> Result<(), String> {
+    match name {
+        "mss_bytes" if value >= 1.0 && value <= f64::from(u32::MAX) => {
+            cfg.mss_bytes = value.round() as u32;
+            Ok(())
+        }
+        "max_rtp_queue_delay" if value.is_finite() && value >= 0.0 => {
+            cfg.max_rtp_queue_delay = Duration::from_secs_f64(value);
+            Ok(())
+        }
+        "mss_bytes" | "max_rtp_queue_delay" => Err(format!("value {value} out of range")),
+        _ => Err("no sender parameter of this name".to_owned()),
+    }
+}
+
+/// Statistics the samples read from the sender.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SenderView {
+    /// Reference window, bytes.
+    pub ref_window_bytes: u64,
+    /// Bytes in flight.
+    pub bytes_in_flight: u64,
+    /// Smoothed RTT.
+    pub srtt: Duration,
+    /// The sender's queue-delay estimate.
+    pub queue_delay: Duration,
+    /// Acknowledged rate (`None`: not reported by this sender version).
+    pub rate_acked: Option<Bitrate>,
+    /// Target of stream 0.
+    pub target_bitrate: Bitrate,
+    /// RTP queue delay of stream 0.
+    pub rtp_queue_delay: Duration,
+}
+
+/// Reads the fields the samples need. TRANSITIONAL: `rate_acked` and
+/// `rtp_queue_delay` are not in `SenderStats` yet.
+pub fn sender_view(s: &SenderStats) -> SenderView {
+    SenderView {
+        ref_window_bytes: s.ref_window_bytes,
+        bytes_in_flight: s.bytes_in_flight,
+        srtt: s.srtt,
+        queue_delay: s.queue_delay,
+        rate_acked: None,
+        target_bitrate: s.streams.first().map_or(Bitrate::ZERO, |st| st.target_bitrate),
+        rtp_queue_delay: Duration::ZERO,
+    }
+}

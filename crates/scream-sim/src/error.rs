@@ -1,0 +1,45 @@
+//! Errors of building a simulation from a scenario.
+
+use crate::link::TraceError;
+use crate::scenario::ValidationError;
+use crate::source::FrameTraceError;
+
+/// Why a scenario could not be run. Each variant names the scenario key at fault.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SimError {
+    /// A value is out of range.
+    #[error("invalid scenario: {0}")]
+    Invalid(#[from] ValidationError),
+    /// A link capacity trace could not be used.
+    #[error("{key}: {source}")]
+    LinkTrace {
+        /// Dotted key.
+        key: String,
+        /// The problem.
+        source: TraceError,
+    },
+    /// A frame-size trace could not be used.
+    #[error("{key}: {source}")]
+    FrameTrace {
+        /// Dotted key.
+        key: String,
+        /// The problem.
+        source: FrameTraceError,
+    },
+    /// A sender parameter is unknown or out of range.
+    #[error("{key}: {reason}")]
+    Param {
+        /// Dotted key.
+        key: String,
+        /// The problem.
+        reason: String,
+    },
+    /// The sender refused its configuration.
+    #[error("{key}: {source}")]
+    Sender {
+        /// Dotted key of the flow.
+        key: String,
+        /// The sender's error.
+        source: scream::sender::ConfigError,
+    },
+}
