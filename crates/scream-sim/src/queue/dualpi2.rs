@@ -95,6 +95,11 @@ impl DualPi2 {
         self.l.len() + self.c.len()
     }
 
+    /// Whether both queues are empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// The base probability p'.
     pub fn base_probability(&self) -> f64 {
         self.p_base
@@ -121,7 +126,7 @@ impl DualPi2 {
     /// Classifies and admits `pkt` against the shared `limit_bytes` (0 = unlimited).
     pub fn push(&mut self, now: Instant, pkt: Packet, limit_bytes: u64) -> Result<(), Packet> {
         self.catch_up(now);
-        if limit_bytes > 0 && self.len() > 0 && self.bytes() + u64::from(pkt.size_bytes) > limit_bytes {
+        if limit_bytes > 0 && !self.is_empty() && self.bytes() + u64::from(pkt.size_bytes) > limit_bytes {
             return Err(pkt);
         }
         if matches!(pkt.ecn, Ecn::Ect1 | Ecn::Ce) {

@@ -46,7 +46,7 @@ impl Scenario {
         positive("sample_interval_ms", self.sample_interval_ms)?;
         if let Some([from, to]) = self.report_window_s {
             non_negative("report_window_s", from)?;
-            if !(to > from) {
+            if to.partial_cmp(&from) != Some(core::cmp::Ordering::Greater) {
                 return fail("report_window_s", "must be [from, to] with to > from");
             }
         }
@@ -92,10 +92,10 @@ impl Scenario {
                 return fail(format!("{key}.path"), "is longer than 255 links");
             }
             positive(&format!("{key}.min_bitrate_mbps"), f.min_bitrate_mbps)?;
-            if !(f.start_bitrate_mbps >= f.min_bitrate_mbps) {
+            if f.start_bitrate_mbps < f.min_bitrate_mbps || f.start_bitrate_mbps.is_nan() {
                 return fail(format!("{key}.start_bitrate_mbps"), "must be >= min_bitrate_mbps");
             }
-            if !(f.max_bitrate_mbps >= f.start_bitrate_mbps) || !f.max_bitrate_mbps.is_finite() {
+            if f.max_bitrate_mbps < f.start_bitrate_mbps || !f.max_bitrate_mbps.is_finite() {
                 return fail(format!("{key}.max_bitrate_mbps"), "must be finite and >= start_bitrate_mbps");
             }
             if f.packets_per_report == 0 {
@@ -158,7 +158,7 @@ fn validate_queue(key: &str, q: &QueueConfig) -> Check {
     positive(&format!("{key}.codel_interval_ms"), q.codel_interval_ms)?;
     non_negative(&format!("{key}.ecn_threshold_ms"), q.ecn_threshold_ms)?;
     non_negative(&format!("{key}.ramp_min_ms"), q.ramp_min_ms)?;
-    if !(q.ramp_max_ms > q.ramp_min_ms) || !q.ramp_max_ms.is_finite() {
+    if q.ramp_max_ms <= q.ramp_min_ms || !q.ramp_max_ms.is_finite() {
         return fail(format!("{key}.ramp_max_ms"), "must be > ramp_min_ms");
     }
     positive(&format!("{key}.dualpi2_target_ms"), q.dualpi2_target_ms)?;
@@ -214,8 +214,10 @@ mod tests {
 
     #[test]
     fn link_and_links_together_are_rejected() {
-        let mut s = Scenario::default();
-        s.links = vec![LinkConfig::default()];
+        let s = Scenario {
+            links: vec![LinkConfig::default()],
+            ..Scenario::default()
+        };
         assert_eq!(s.validate().unwrap_err().key, "links");
     }
 }
