@@ -25,7 +25,10 @@ pub fn rfc8888_len(fb: &Feedback) -> u32 {
     let mut i = 0;
     while i < fb.reports.len() {
         let ssrc = fb.reports[i].ssrc;
-        let n = fb.reports[i..].iter().take_while(|r| r.ssrc == ssrc).count();
+        let n = fb.reports[i..]
+            .iter()
+            .take_while(|r| r.ssrc == ssrc)
+            .count();
         len += 8 + (2 * n as u32).div_ceil(4) * 4;
         i += n;
     }
@@ -93,7 +96,10 @@ pub fn sender_view(s: &SenderStats) -> SenderView {
         srtt: s.srtt,
         queue_delay: s.queue_delay,
         rate_acked: None,
-        target_bitrate: s.streams.first().map_or(Bitrate::ZERO, |st| st.target_bitrate),
+        target_bitrate: s
+            .streams
+            .first()
+            .map_or(Bitrate::ZERO, |st| st.target_bitrate),
         rtp_queue_delay: Duration::ZERO,
     }
 }

@@ -8,7 +8,9 @@ use crate::packet::Packet;
 use crate::scenario::{Algorithm, EcnSetting, FlowConfig, Scenario, SourceKind};
 use crate::source::{Audio, Source, VideoConstant, VideoTrace, load_frame_sizes};
 use scream::receiver::{Receiver, ReceiverConfig};
-use scream::sender::{EcnMode, MediaFrame, SentPacket, Sender, SenderConfig, StreamConfig, StreamId};
+use scream::sender::{
+    EcnMode, MediaFrame, Sender, SenderConfig, SentPacket, StreamConfig, StreamId,
+};
 use scream::{Bitrate, Duration, Ecn, Instant};
 
 /// RTP fixed header, bytes (RFC 3550 §5.1); added by the fixed-rate packetiser.
@@ -42,13 +44,21 @@ pub struct FixedRate {
 
 impl FixedRate {
     /// Splits `frame` into packets appended to `out`.
-    pub fn packetize(&mut self, now: Instant, flow: u32, ssrc: u32, frame: MediaFrame, out: &mut Vec<Packet>) {
+    pub fn packetize(
+        &mut self,
+        now: Instant,
+        flow: u32,
+        ssrc: u32,
+        frame: MediaFrame,
+        out: &mut Vec<Packet>,
+    ) {
         let mut left = frame.size_bytes;
         let mss = self.mss_bytes.max(1);
         while left > 0 {
             let chunk = left.min(mss);
             left -= chunk;
-            let mut p = Packet::synthetic(flow, self.next_seq, chunk + RTP_HEADER_BYTES, self.ecn, now);
+            let mut p =
+                Packet::synthetic(flow, self.next_seq, chunk + RTP_HEADER_BYTES, self.ecn, now);
             p.ssrc = ssrc;
             p.marker = left == 0;
             p.frame_index = self.frame_index;
@@ -117,14 +127,20 @@ impl Flow {
         let src = &cfg.source;
         let (source, frame_period_ns) = match src.kind {
             SourceKind::VideoTrace => {
-                let sizes = load_frame_sizes(&src.trace, scenario.base_dir.as_deref()).map_err(|e| {
-                    SimError::FrameTrace {
-                        key: format!("{key}.source.trace"),
-                        source: e,
-                    }
-                })?;
+                let sizes =
+                    load_frame_sizes(&src.trace, scenario.base_dir.as_deref()).map_err(|e| {
+                        SimError::FrameTrace {
+                            key: format!("{key}.source.trace"),
+                            source: e,
+                        }
+                    })?;
                 (
-                    Source::VideoTrace(VideoTrace::new(sizes, src.fps, start_rate, src.sluggishness_s)),
+                    Source::VideoTrace(VideoTrace::new(
+                        sizes,
+                        src.fps,
+                        start_rate,
+                        src.sluggishness_s,
+                    )),
                     1e9 / src.fps,
                 )
             }
@@ -135,7 +151,10 @@ impl Flow {
             SourceKind::Audio => {
                 let interval = Duration::from_secs_f64(src.audio_packet_interval_ms * 1e-3);
                 (
-                    Source::Audio(Audio::new(Bitrate::from_kbps(src.audio_bitrate_kbps), interval)),
+                    Source::Audio(Audio::new(
+                        Bitrate::from_kbps(src.audio_bitrate_kbps),
+                        interval,
+                    )),
                     src.audio_packet_interval_ms * 1e6,
                 )
             }
@@ -191,7 +210,11 @@ impl Flow {
                 }))
             }
         };
-        let stop = if cfg.stop_s > 0.0 { secs(cfg.stop_s).min(end) } else { end };
+        let stop = if cfg.stop_s > 0.0 {
+            secs(cfg.stop_s).min(end)
+        } else {
+            end
+        };
         Ok(Self {
             name: scenario.flow_name(i),
             algorithm: cfg.algorithm,

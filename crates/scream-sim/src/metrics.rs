@@ -132,7 +132,8 @@ impl FlowMetrics {
         }
         if pkt.marker {
             let d = now - pkt.frame_enqueued_at;
-            self.frame_delays_ns.push(u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+            self.frame_delays_ns
+                .push(u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
         }
     }
 

@@ -62,7 +62,8 @@ impl Formatter for FixedFloats<'_> {
 /// summary.json text.
 pub fn summary_json(summary: &Summary) -> io::Result<Vec<u8>> {
     let mut out = Vec::with_capacity(4096);
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, FixedFloats(PrettyFormatter::new()));
+    let mut ser =
+        serde_json::Serializer::with_formatter(&mut out, FixedFloats(PrettyFormatter::new()));
     summary.serialize(&mut ser).map_err(io::Error::other)?;
     out.push(b'\n');
     Ok(out)

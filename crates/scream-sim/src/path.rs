@@ -58,7 +58,8 @@ impl ForwardPath {
             if j >= 0.0 {
                 base + Duration::from_nanos(j as u64)
             } else {
-                base.saturating_sub(Duration::from_nanos((-j) as u64)).max(now)
+                base.saturating_sub(Duration::from_nanos((-j) as u64))
+                    .max(now)
             }
         } else {
             base
@@ -94,7 +95,10 @@ impl ReturnPath {
 
     /// When a feedback packet of `bytes` entering at `now` leaves the far end.
     pub fn transit(&mut self, now: Instant, bytes: u32) -> Instant {
-        let departed = match self.capacity.and_then(|c| c.transmit_time(u64::from(bytes))) {
+        let departed = match self
+            .capacity
+            .and_then(|c| c.transmit_time(u64::from(bytes)))
+        {
             Some(tx) => {
                 let done = now.max(self.busy_until) + tx;
                 self.busy_until = done;
@@ -128,8 +132,9 @@ mod tests {
     fn unordered_jitter_reorders_some_packets() {
         let ms = Duration::from_millis;
         let mut p = ForwardPath::new(ms(20), (ms(5), ms(15)), false, 0.0, 1, "l");
-        let arrivals: Vec<Instant> =
-            (0..2000u64).map(|i| p.transit(Instant::from_micros(i * 500)).unwrap()).collect();
+        let arrivals: Vec<Instant> = (0..2000u64)
+            .map(|i| p.transit(Instant::from_micros(i * 500)).unwrap())
+            .collect();
         assert!(arrivals.windows(2).any(|w| w[1] < w[0]));
         for (i, a) in arrivals.iter().enumerate() {
             let sent = Instant::from_micros(i as u64 * 500);
@@ -139,8 +144,17 @@ mod tests {
 
     #[test]
     fn random_loss_matches_its_probability() {
-        let mut p = ForwardPath::new(Duration::ZERO, (Duration::ZERO, Duration::ZERO), true, 0.1, 9, "l");
-        let lost = (0..50_000).filter(|_| p.transit(Instant::ZERO).is_none()).count();
+        let mut p = ForwardPath::new(
+            Duration::ZERO,
+            (Duration::ZERO, Duration::ZERO),
+            true,
+            0.1,
+            9,
+            "l",
+        );
+        let lost = (0..50_000)
+            .filter(|_| p.transit(Instant::ZERO).is_none())
+            .count();
         assert!((4_500..5_500).contains(&lost), "{lost}");
     }
 
@@ -150,6 +164,9 @@ mod tests {
         // 100 bytes at 0.8 Mbit/s = 1 ms each.
         assert_eq!(r.transit(Instant::ZERO, 100), Instant::from_millis(11));
         assert_eq!(r.transit(Instant::ZERO, 100), Instant::from_millis(12));
-        assert_eq!(r.transit(Instant::from_millis(50), 100), Instant::from_millis(61));
+        assert_eq!(
+            r.transit(Instant::from_millis(50), 100),
+            Instant::from_millis(61)
+        );
     }
 }

@@ -7,7 +7,11 @@ use crate::world::World;
 use scream::Instant;
 
 fn ratio(num: u64, den: u64) -> f64 {
-    if den == 0 { 0.0 } else { num as f64 / den as f64 }
+    if den == 0 {
+        0.0
+    } else {
+        num as f64 / den as f64
+    }
 }
 
 /// The summary of a finished run.
@@ -21,8 +25,16 @@ pub fn summarize(world: &mut World, scenario: &Scenario, seed: u64) -> Summary {
             let cap_bytes = l.capacity.deliverable_bytes(Instant::ZERO, end);
             LinkSummary {
                 name: l.name.clone(),
-                capacity_mean_mbps: if duration > 0.0 { cap_bytes * 8.0 / duration * 1e-6 } else { 0.0 },
-                utilization: if cap_bytes > 0.0 { l.bytes_serialized as f64 / cap_bytes } else { 0.0 },
+                capacity_mean_mbps: if duration > 0.0 {
+                    cap_bytes * 8.0 / duration * 1e-6
+                } else {
+                    0.0
+                },
+                utilization: if cap_bytes > 0.0 {
+                    l.bytes_serialized as f64 / cap_bytes
+                } else {
+                    0.0
+                },
             }
         })
         .collect();
@@ -60,7 +72,11 @@ pub fn summarize(world: &mut World, scenario: &Scenario, seed: u64) -> Summary {
             FlowSummary {
                 name: f.name.clone(),
                 algorithm: f.algorithm.name().to_owned(),
-                throughput_mbps: if secs > 0.0 { m.delivered_bytes as f64 * 8.0 / secs * 1e-6 } else { 0.0 },
+                throughput_mbps: if secs > 0.0 {
+                    m.delivered_bytes as f64 * 8.0 / secs * 1e-6
+                } else {
+                    0.0
+                },
                 target_bitrate_mbps: Mean {
                     mean: mean(active().map(|s| s.target_mbps)),
                 },

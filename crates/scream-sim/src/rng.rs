@@ -16,7 +16,11 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 /// The seed of the stream named `element_id` under `master_seed`.
 pub fn stream_seed(master_seed: u64, element_id: &str) -> u64 {
     let mut h = FNV_OFFSET;
-    for b in master_seed.to_le_bytes().iter().chain(element_id.as_bytes()) {
+    for b in master_seed
+        .to_le_bytes()
+        .iter()
+        .chain(element_id.as_bytes())
+    {
         h ^= u64::from(*b);
         h = h.wrapping_mul(FNV_PRIME);
     }

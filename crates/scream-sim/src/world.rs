@@ -53,7 +53,9 @@ fn secs(v: f64) -> Instant {
 fn build_queue(q: &QueueConfig) -> Queue {
     match q.kind {
         QueueKind::TailDrop => Queue::TailDrop(Fifo::new()),
-        QueueKind::Codel => Queue::Codel(Codel::new(ms(q.codel_target_ms), ms(q.codel_interval_ms))),
+        QueueKind::Codel => {
+            Queue::Codel(Codel::new(ms(q.codel_target_ms), ms(q.codel_interval_ms)))
+        }
         QueueKind::EcnThreshold => Queue::EcnThreshold(EcnThreshold::new(ms(q.ecn_threshold_ms))),
         QueueKind::L4sRamp => Queue::L4sRamp(L4sRamp::new(ms(q.ramp_min_ms), ms(q.ramp_max_ms))),
         QueueKind::DualPi2 => Queue::DualPi2(DualPi2::new(DualPi2Params {
@@ -76,12 +78,12 @@ fn build_capacity(s: &Scenario, key: &str, l: &LinkConfig) -> Result<Capacity, S
             unit: l.trace_rate_unit,
             end: l.trace_end,
         };
-        return load_capacity_trace(&path, l.trace_format, &spec, l.mahimahi_packet_bytes).map_err(|e| {
-            SimError::LinkTrace {
+        return load_capacity_trace(&path, l.trace_format, &spec, l.mahimahi_packet_bytes).map_err(
+            |e| SimError::LinkTrace {
                 key: format!("{key}.trace"),
                 source: e,
-            }
-        });
+            },
+        );
     }
     if l.capacity_steps.is_empty() {
         return Ok(Capacity::Constant(Bitrate::from_mbps(l.capacity_mbps)));
@@ -111,7 +113,8 @@ fn build_link(s: &Scenario, i: usize, l: &LinkConfig, seed: u64) -> Result<Link,
         seed,
         &id,
     );
-    let ret_cap = (l.return_capacity_mbps > 0.0).then(|| Bitrate::from_mbps(l.return_capacity_mbps));
+    let ret_cap =
+        (l.return_capacity_mbps > 0.0).then(|| Bitrate::from_mbps(l.return_capacity_mbps));
     let ret = ReturnPath::new(ms(l.effective_return_delay_ms()), ret_cap);
     Ok(Link::new(
         l.name.clone(),
@@ -188,7 +191,9 @@ impl World {
             if at > self.end {
                 break;
             }
-            let Some((now, ev)) = self.events.pop() else { break };
+            let Some((now, ev)) = self.events.pop() else {
+                break;
+            };
             self.handle(now, ev);
             if now.as_nanos() >= next_report {
                 if let Some(p) = progress.as_deref_mut() {
@@ -247,7 +252,9 @@ impl World {
     /// Drains the sender's transmissions and events, then schedules its next wake-up.
     fn drive_sender(&mut self, f: usize, now: Instant) {
         let flow = &mut self.flows[f];
-        let Controller::Scream(ep) = &mut flow.controller else { return };
+        let Controller::Scream(ep) = &mut flow.controller else {
+            return;
+        };
         let mut at = None;
         loop {
             match ep.sender.poll_transmit(now) {
@@ -279,7 +286,9 @@ impl World {
     }
 
     fn on_sender_wake(&mut self, f: usize, now: Instant) {
-        let Controller::Scream(ep) = &mut self.flows[f].controller else { return };
+        let Controller::Scream(ep) = &mut self.flows[f].controller else {
+            return;
+        };
         if ep.sender_wake != Some(now) {
             return;
         }
@@ -296,7 +305,9 @@ impl World {
         for pkt in out.drain(..) {
             let flow = &mut self.flows[pkt.flow as usize];
             flow.metrics.on_sent(&pkt);
-            let Some(&first) = flow.path.first() else { continue };
+            let Some(&first) = flow.path.first() else {
+                continue;
+            };
             self.link_input(first as usize, now, pkt);
         }
         self.outbox = out;
@@ -373,7 +384,9 @@ impl World {
     }
 
     fn on_receiver_wake(&mut self, f: usize, now: Instant) {
-        let Controller::Scream(ep) = &mut self.flows[f].controller else { return };
+        let Controller::Scream(ep) = &mut self.flows[f].controller else {
+            return;
+        };
         if ep.receiver_wake != Some(now) {
             return;
         }
@@ -385,7 +398,9 @@ impl World {
     /// next wake-up.
     fn drain_receiver(&mut self, f: usize, now: Instant) {
         let flow = &mut self.flows[f];
-        let Controller::Scream(ep) = &mut flow.controller else { return };
+        let Controller::Scream(ep) = &mut flow.controller else {
+            return;
+        };
         while let Some(fb) = ep.receiver.poll_feedback(now) {
             let (msg, len) = compat::encode(fb, self.feedback_as_bytes);
             let mut t = now;
@@ -403,7 +418,9 @@ impl World {
     }
 
     fn on_feedback(&mut self, f: usize, now: Instant, msg: FeedbackMsg) {
-        let Controller::Scream(ep) = &mut self.flows[f].controller else { return };
+        let Controller::Scream(ep) = &mut self.flows[f].controller else {
+            return;
+        };
         if let Some(fb) = compat::decode(msg) {
             ep.sender.on_feedback(now, &fb);
         }
@@ -414,10 +431,9 @@ impl World {
         let period = self.sample_interval.as_secs_f64();
         for (i, flow) in self.flows.iter_mut().enumerate() {
             let (tx, rx, max_q, frame) = flow.metrics.take_period();
-            let capacity = flow
-                .path
-                .first()
-                .map_or(0.0, |&l| self.links[l as usize].capacity.rate_at(now).mbps());
+            let capacity = flow.path.first().map_or(0.0, |&l| {
+                self.links[l as usize].capacity.rate_at(now).mbps()
+            });
             let rx_rate = Bitrate::from_bps(rx as f64 * 8.0 / period);
             let mut row = Sample {
                 t_s: now.as_secs_f64(),

@@ -13,18 +13,43 @@ const MS: Duration = Duration::from_millis(1);
 #[test]
 fn tail_drop_byte_limit_is_never_exceeded() {
     // 8 Mbit/s drains 1000 B per ms; 1000 B arrive every 0.5 ms.
-    let mut l = link(Bitrate::from_mbps(8.0), Queue::TailDrop(Fifo::new()), Duration::ZERO, 20_000);
-    let t = run_periodic(&mut l, MS / 2, 1000, Ecn::NotEct, Instant::from_millis(2000));
+    let mut l = link(
+        Bitrate::from_mbps(8.0),
+        Queue::TailDrop(Fifo::new()),
+        Duration::ZERO,
+        20_000,
+    );
+    let t = run_periodic(
+        &mut l,
+        MS / 2,
+        1000,
+        Ecn::NotEct,
+        Instant::from_millis(2000),
+    );
     assert!(t.backlog_after_arrival.iter().all(|b| *b <= 20_000));
-    assert!(t.backlog_after_arrival.iter().any(|b| *b >= 19_000), "queue never filled");
+    assert!(
+        t.backlog_after_arrival.iter().any(|b| *b >= 19_000),
+        "queue never filled"
+    );
     assert!(t.dropped.len() > 1500, "{} drops", t.dropped.len());
 }
 
 #[test]
 fn tail_drop_time_limit_is_converted_at_the_current_capacity() {
     // 50 ms at 8 Mbit/s = 50 000 bytes; sojourn therefore stays <= ~50 ms.
-    let mut l = link(Bitrate::from_mbps(8.0), Queue::TailDrop(Fifo::new()), MS * 50, 0);
-    let t = run_periodic(&mut l, MS / 2, 1000, Ecn::NotEct, Instant::from_millis(2000));
+    let mut l = link(
+        Bitrate::from_mbps(8.0),
+        Queue::TailDrop(Fifo::new()),
+        MS * 50,
+        0,
+    );
+    let t = run_periodic(
+        &mut l,
+        MS / 2,
+        1000,
+        Ecn::NotEct,
+        Instant::from_millis(2000),
+    );
     assert!(t.backlog_after_arrival.iter().all(|b| *b <= 50_000));
     let max = t.started.iter().map(|(_, s)| s.sojourn).max().unwrap();
     assert!(max <= MS * 51 && max >= MS * 48, "{max:?}");
@@ -35,7 +60,13 @@ fn codel_drops_only_after_sojourn_stayed_above_target_for_an_interval() {
     let q = Queue::Codel(Codel::new(MS * 5, MS * 100));
     let mut l = link(Bitrate::from_mbps(8.0), q, Duration::ZERO, 0);
     // 25% overload: the sojourn grows by 0.25 ms per ms.
-    let t = run_periodic(&mut l, MS * 4 / 5, 1000, Ecn::NotEct, Instant::from_millis(3000));
+    let t = run_periodic(
+        &mut l,
+        MS * 4 / 5,
+        1000,
+        Ecn::NotEct,
+        Instant::from_millis(3000),
+    );
     let above = t
         .started
         .iter()
@@ -43,8 +74,14 @@ fn codel_drops_only_after_sojourn_stayed_above_target_for_an_interval() {
         .map(|(at, _)| *at)
         .expect("sojourn never reached the target");
     let (first_drop, _) = t.dropped[0];
-    assert!(first_drop >= above + MS * 100, "dropped at {first_drop:?}, above since {above:?}");
-    assert!(first_drop <= above + MS * 105, "dropped late: {first_drop:?} vs {above:?}");
+    assert!(
+        first_drop >= above + MS * 100,
+        "dropped at {first_drop:?}, above since {above:?}"
+    );
+    assert!(
+        first_drop <= above + MS * 105,
+        "dropped late: {first_drop:?} vs {above:?}"
+    );
     // In the drop state, drops follow the control law interval / sqrt(count):
     // gaps of 100 ms, then 100 / sqrt(2) ms, then 100 / sqrt(3) ms (to packet granularity).
     let gaps: Vec<f64> = t
@@ -53,7 +90,10 @@ fn codel_drops_only_after_sojourn_stayed_above_target_for_an_interval() {
         .take(3)
         .map(|w| (w[1].0 - w[0].0).as_secs_f64() * 1e3)
         .collect();
-    for (gap, expected) in gaps.iter().zip([100.0, 100.0 / 2f64.sqrt(), 100.0 / 3f64.sqrt()]) {
+    for (gap, expected) in gaps
+        .iter()
+        .zip([100.0, 100.0 / 2f64.sqrt(), 100.0 / 3f64.sqrt()])
+    {
         assert!((gap - expected).abs() < 1.0, "gaps {gaps:?}");
     }
 }
@@ -62,7 +102,13 @@ fn codel_drops_only_after_sojourn_stayed_above_target_for_an_interval() {
 fn codel_marks_ect_packets_instead_of_dropping() {
     let q = Queue::Codel(Codel::new(MS * 5, MS * 100));
     let mut l = link(Bitrate::from_mbps(8.0), q, Duration::ZERO, 0);
-    let t = run_periodic(&mut l, MS * 4 / 5, 1000, Ecn::Ect0, Instant::from_millis(1000));
+    let t = run_periodic(
+        &mut l,
+        MS * 4 / 5,
+        1000,
+        Ecn::Ect0,
+        Instant::from_millis(1000),
+    );
     assert!(t.dropped.is_empty());
     assert!(t.started.iter().any(|(_, s)| s.packet.ecn == Ecn::Ce));
 }
@@ -71,21 +117,42 @@ fn codel_marks_ect_packets_instead_of_dropping() {
 fn l4s_ramp_marking_fraction_follows_the_ramp() {
     let mut q = L4sRamp::new(MS * 8, MS * 12);
     let mut rng = RngStream::new(5, "ramp-test");
-    for (sojourn_us, expected) in [(7_000u64, 0.0), (9_000, 0.25), (10_000, 0.5), (11_000, 0.75), (12_500, 1.0)] {
+    for (sojourn_us, expected) in [
+        (7_000u64, 0.0),
+        (9_000, 0.25),
+        (10_000, 0.5),
+        (11_000, 0.75),
+        (12_500, 1.0),
+    ] {
         let n = 4000;
         let mut marked = 0;
         for i in 0..n {
-            q.push(Instant::ZERO, Packet::synthetic(0, i as u16, 1000, Ecn::Ect1, Instant::ZERO), 0)
-                .unwrap();
+            q.push(
+                Instant::ZERO,
+                Packet::synthetic(0, i as u16, 1000, Ecn::Ect1, Instant::ZERO),
+                0,
+            )
+            .unwrap();
             let p = q.pop(Instant::from_micros(sojourn_us), &mut rng).unwrap();
             marked += usize::from(p.ecn == Ecn::Ce);
         }
         let frac = marked as f64 / n as f64;
-        assert!((frac - expected).abs() < 0.03, "sojourn {sojourn_us} us: {frac} vs {expected}");
+        assert!(
+            (frac - expected).abs() < 0.03,
+            "sojourn {sojourn_us} us: {frac} vs {expected}"
+        );
     }
     // Classic-ECN and Not-ECT packets are never marked by the ramp.
-    q.push(Instant::ZERO, Packet::synthetic(0, 0, 1000, Ecn::Ect0, Instant::ZERO), 0).unwrap();
-    assert_eq!(q.pop(Instant::from_millis(50), &mut rng).unwrap().ecn, Ecn::Ect0);
+    q.push(
+        Instant::ZERO,
+        Packet::synthetic(0, 0, 1000, Ecn::Ect0, Instant::ZERO),
+        0,
+    )
+    .unwrap();
+    assert_eq!(
+        q.pop(Instant::from_millis(50), &mut rng).unwrap().ecn,
+        Ecn::Ect0
+    );
 }
 
 #[test]
@@ -95,7 +162,12 @@ fn dualpi2_keeps_l4s_sojourn_near_its_step_under_a_scalable_load() {
     // (RFC 9331 §4.3 response shape), starting at twice the capacity.
     let capacity = Bitrate::from_mbps(10.0);
     let size = 1250u32;
-    let mut l = link(capacity, Queue::DualPi2(DualPi2::new(DualPi2Params::default())), MS * 250, 0);
+    let mut l = link(
+        capacity,
+        Queue::DualPi2(DualPi2::new(DualPi2Params::default())),
+        MS * 250,
+        0,
+    );
     let per_rtt = |r: f64| (r * 0.020 / (f64::from(size) * 8.0)).max(1.0);
     let mut rate = 20e6;
     let mut next_arrival = Instant::ZERO;
@@ -117,7 +189,11 @@ fn dualpi2_keeps_l4s_sojourn_near_its_step_under_a_scalable_load() {
             tx = None;
             l.complete(now);
         } else {
-            l.arrive(now, Packet::synthetic(0, seq, size, Ecn::Ect1, now), &mut scratch);
+            l.arrive(
+                now,
+                Packet::synthetic(0, seq, size, Ecn::Ect1, now),
+                &mut scratch,
+            );
             seq = seq.wrapping_add(1);
             next_arrival = now + Duration::from_secs_f64(f64::from(size) * 8.0 / rate);
         }

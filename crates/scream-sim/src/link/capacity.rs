@@ -71,7 +71,9 @@ impl RateSchedule {
         let idx = if self.starts[c] <= local && local < end_of(c, &self.starts) {
             c
         } else {
-            self.starts.partition_point(|s| *s <= local).saturating_sub(1)
+            self.starts
+                .partition_point(|s| *s <= local)
+                .saturating_sub(1)
         };
         self.cursor = idx;
         let end = end_of(idx, &self.starts);
@@ -146,8 +148,9 @@ pub struct MahimahiTrace {
     times_ns: Vec<u64>,
     period_ns: u64,
     packet_bytes: u32,
-    /// Absolute index (cycle * len + i) of the opportunity in use and its unused bytes.
-    current: u64,
+    /// Absolute index (cycle * len + i) of the last opportunity used, if any, and its
+    /// unused bytes.
+    current: Option<u64>,
     leftover: u32,
 }
 
@@ -163,7 +166,7 @@ impl MahimahiTrace {
             times_ns: times_ms.iter().map(|t| t * 1_000_000).collect(),
             period_ns: last * 1_000_000,
             packet_bytes,
-            current: 0,
+            current: None,
             leftover: 0,
         })
     }
@@ -187,33 +190,38 @@ impl MahimahiTrace {
         idx
     }
 
-    fn service_start(&self, t: u64) -> u64 {
-        if self.leftover > 0 && self.time_of(self.current) >= t {
-            self.time_of(self.current)
-        } else {
-            self.time_of(self.first_at_or_after(t))
+    /// The opportunity a packet arriving at `t` starts with, and the bytes it offers:
+    /// the rest of the last one used if that is not in the past, else the first unused
+    /// one at or after `t` (an opportunity is never used twice).
+    fn entry(&self, t: u64) -> (u64, u32) {
+        match self.current {
+            Some(c) if self.leftover > 0 && self.time_of(c) >= t => (c, self.leftover),
+            Some(c) => (self.first_at_or_after(t).max(c + 1), self.packet_bytes),
+            None => (self.first_at_or_after(t), self.packet_bytes),
         }
     }
 
+    fn service_start(&self, t: u64) -> u64 {
+        self.time_of(self.entry(t).0)
+    }
+
     fn finish(&mut self, start: u64, bytes: u32) -> u64 {
-        let (mut idx, mut avail) = if self.leftover > 0 && self.time_of(self.current) >= start {
-            (self.current, self.leftover)
-        } else {
-            (self.first_at_or_after(start), self.packet_bytes)
-        };
+        let (mut idx, mut avail) = self.entry(start);
         let mut remaining = bytes;
         while remaining > avail {
             remaining -= avail;
             idx += 1;
             avail = self.packet_bytes;
         }
-        self.current = idx;
+        self.current = Some(idx);
         self.leftover = avail - remaining;
         self.time_of(idx)
     }
 
     fn bytes_between(&self, from: u64, to: u64) -> f64 {
-        let count = self.first_at_or_after(to).saturating_sub(self.first_at_or_after(from));
+        let count = self
+            .first_at_or_after(to)
+            .saturating_sub(self.first_at_or_after(from));
         count as f64 * f64::from(self.packet_bytes)
     }
 
@@ -278,9 +286,7 @@ impl Capacity {
         let ns = start.as_nanos();
         let bits = f64::from(bytes) * 8.0;
         match self {
-            Self::Constant(r) => r
-                .transmit_time(u64::from(bytes))
-                .map(|d| start + d),
+            Self::Constant(r) => r.transmit_time(u64::from(bytes)).map(|d| start + d),
             Self::Schedule(s) => s.finish(ns, bits).map(Instant::from_nanos),
             Self::Mahimahi(m) => Some(Instant::from_nanos(m.finish(ns, bytes))),
         }
@@ -309,7 +315,10 @@ mod tests {
     fn serialisation_integrates_across_a_rate_change() {
         // 8 Mbit/s for 1 ms, then 4 Mbit/s: 1500 bytes = 12000 bits; 8000 bits in the
         // first ms, the remaining 4000 bits take 1 ms more.
-        let rows = [(0, Bitrate::from_mbps(8.0)), (1_000_000, Bitrate::from_mbps(4.0))];
+        let rows = [
+            (0, Bitrate::from_mbps(8.0)),
+            (1_000_000, Bitrate::from_mbps(4.0)),
+        ];
         let mut c = Capacity::Schedule(RateSchedule::new(&rows, None).unwrap());
         assert_eq!(c.finish_time(ms(0), 1500), Some(ms(2)));
     }
@@ -322,16 +331,28 @@ mod tests {
             (5_000_000, Bitrate::from_mbps(8.0)),
         ];
         let mut c = Capacity::Schedule(RateSchedule::new(&rows, None).unwrap());
-        assert_eq!(c.finish_time(ms(0), 1500), Some(ms(5) + scream::Duration::from_micros(500)));
+        assert_eq!(
+            c.finish_time(ms(0), 1500),
+            Some(ms(5) + scream::Duration::from_micros(500))
+        );
         assert_eq!(c.service_start(ms(2)), Some(ms(5)));
     }
 
     #[test]
     fn looping_table_repeats_its_rates() {
-        let rows = [(0, Bitrate::from_mbps(1.0)), (1_000_000_000, Bitrate::from_mbps(2.0))];
+        let rows = [
+            (0, Bitrate::from_mbps(1.0)),
+            (1_000_000_000, Bitrate::from_mbps(2.0)),
+        ];
         let mut c = Capacity::Schedule(RateSchedule::new(&rows, Some(2_000_000_000)).unwrap());
-        assert_eq!(c.rate_at(Instant::from_millis(4_500)), Bitrate::from_mbps(1.0));
-        assert_eq!(c.rate_at(Instant::from_millis(5_500)), Bitrate::from_mbps(2.0));
+        assert_eq!(
+            c.rate_at(Instant::from_millis(4_500)),
+            Bitrate::from_mbps(1.0)
+        );
+        assert_eq!(
+            c.rate_at(Instant::from_millis(5_500)),
+            Bitrate::from_mbps(2.0)
+        );
         let bytes = c.deliverable_bytes(Instant::ZERO, Instant::from_millis(4_000));
         assert!((bytes - 750_000.0).abs() < 1e-6, "{bytes}");
     }
@@ -351,8 +372,22 @@ mod tests {
         let s = c.service_start(ms(2)).unwrap();
         assert_eq!(s, ms(3));
         // The trace loops with period 4 ms: opportunities at 5, 5, 7, 8 ms ...
-        assert_eq!(c.service_start(ms(4) + scream::Duration::from_nanos(1)), Some(ms(5)));
+        assert_eq!(
+            c.service_start(ms(4) + scream::Duration::from_nanos(1)),
+            Some(ms(5))
+        );
         let b = c.deliverable_bytes(Instant::ZERO, ms(8));
         assert_eq!(b, 7.0 * 1500.0);
+    }
+
+    #[test]
+    fn mahimahi_never_reuses_an_opportunity_it_filled_exactly() {
+        let mut c = Capacity::Mahimahi(MahimahiTrace::new(&[1, 1, 1, 9], 1500).unwrap());
+        let mut finishes = Vec::new();
+        for _ in 0..4 {
+            let s = c.service_start(ms(0)).unwrap();
+            finishes.push(c.finish_time(s, 1500).unwrap());
+        }
+        assert_eq!(finishes, [ms(1), ms(1), ms(1), ms(9)]);
     }
 }

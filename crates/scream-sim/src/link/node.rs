@@ -54,7 +54,10 @@ pub struct Link {
 
 impl Link {
     /// A link; the AQM's random stream is `<id>/aqm` under `seed`.
-    #[expect(clippy::too_many_arguments, reason = "a plain constructor of independent parts")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a plain constructor of independent parts"
+    )]
     pub fn new(
         name: String,
         capacity: Capacity,
@@ -91,7 +94,11 @@ impl Link {
             // when empty), hence at least 1.
             (self.capacity.nominal_rate(now).bytes_in(self.limit_time) as u64).max(1)
         };
-        let by_bytes = if self.limit_bytes == 0 { u64::MAX } else { self.limit_bytes };
+        let by_bytes = if self.limit_bytes == 0 {
+            u64::MAX
+        } else {
+            self.limit_bytes
+        };
         match by_time.min(by_bytes) {
             u64::MAX => 0,
             l => l,
@@ -147,7 +154,13 @@ impl Link {
             return (LinkAction::Nothing, None);
         };
         self.in_service = Some(pkt);
-        (LinkAction::TxDone(done), Some(Started { packet: pkt, sojourn }))
+        (
+            LinkAction::TxDone(done),
+            Some(Started {
+                packet: pkt,
+                sojourn,
+            }),
+        )
     }
 
     /// The packet in service has been serialised at `now`; it is handed back with its

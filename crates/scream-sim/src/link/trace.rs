@@ -166,7 +166,11 @@ fn parse_table(text: &str, spec: &TableSpec) -> Result<Capacity, TraceError> {
                 })
         };
         // A header row (non-numeric first line) is skipped.
-        if rows.is_empty() && cols.get(spec.time_column).is_some_and(|c| c.parse::<f64>().is_err()) {
+        if rows.is_empty()
+            && cols
+                .get(spec.time_column)
+                .is_some_and(|c| c.parse::<f64>().is_err())
+        {
             continue;
         }
         let t = field(spec.time_column, "time")?;
@@ -212,7 +216,8 @@ mod tests {
     fn auto_detects_mahimahi_and_tables() {
         let m = parse_capacity_trace("0\n0\n5\n", TraceFormat::Auto, &SPEC, 1500).unwrap();
         assert!(matches!(m, Capacity::Mahimahi(_)));
-        let t = parse_capacity_trace("1.0\t5.0\n2.0\t7.0\n", TraceFormat::Auto, &SPEC, 1500).unwrap();
+        let t =
+            parse_capacity_trace("1.0\t5.0\n2.0\t7.0\n", TraceFormat::Auto, &SPEC, 1500).unwrap();
         assert!(matches!(t, Capacity::Schedule(_)));
     }
 
@@ -220,13 +225,28 @@ mod tests {
     fn table_times_are_relative_to_the_first_row_and_loop() {
         let mut c =
             parse_capacity_trace("1.0\t5.0\n2.0\t7.0\n", TraceFormat::Table, &SPEC, 1500).unwrap();
-        assert_eq!(c.rate_at(Instant::from_millis(500)), Bitrate::from_mbps(5.0));
-        assert_eq!(c.rate_at(Instant::from_millis(1500)), Bitrate::from_mbps(7.0));
-        assert_eq!(c.rate_at(Instant::from_millis(2500)), Bitrate::from_mbps(5.0));
-        let hold = TableSpec { end: TraceEnd::Hold, ..SPEC };
+        assert_eq!(
+            c.rate_at(Instant::from_millis(500)),
+            Bitrate::from_mbps(5.0)
+        );
+        assert_eq!(
+            c.rate_at(Instant::from_millis(1500)),
+            Bitrate::from_mbps(7.0)
+        );
+        assert_eq!(
+            c.rate_at(Instant::from_millis(2500)),
+            Bitrate::from_mbps(5.0)
+        );
+        let hold = TableSpec {
+            end: TraceEnd::Hold,
+            ..SPEC
+        };
         let mut c =
             parse_capacity_trace("1.0\t5.0\n2.0\t7.0\n", TraceFormat::Table, &hold, 1500).unwrap();
-        assert_eq!(c.rate_at(Instant::from_millis(9500)), Bitrate::from_mbps(7.0));
+        assert_eq!(
+            c.rate_at(Instant::from_millis(9500)),
+            Bitrate::from_mbps(7.0)
+        );
     }
 
     #[test]

@@ -116,8 +116,8 @@ impl DualPi2 {
             let curq = self.c.head_sojourn(t);
             let err = curq.as_secs_f64() - self.params.target.as_secs_f64();
             let trend = curq.as_secs_f64() - self.prev_q.as_secs_f64();
-            self.p_base = (self.p_base + self.params.alpha * err + self.params.beta * trend)
-                .clamp(0.0, 1.0);
+            self.p_base =
+                (self.p_base + self.params.alpha * err + self.params.beta * trend).clamp(0.0, 1.0);
             self.prev_q = curq;
             self.next_update = t + self.params.tupdate;
         }
@@ -126,7 +126,10 @@ impl DualPi2 {
     /// Classifies and admits `pkt` against the shared `limit_bytes` (0 = unlimited).
     pub fn push(&mut self, now: Instant, pkt: Packet, limit_bytes: u64) -> Result<(), Packet> {
         self.catch_up(now);
-        if limit_bytes > 0 && !self.is_empty() && self.bytes() + u64::from(pkt.size_bytes) > limit_bytes {
+        if limit_bytes > 0
+            && !self.is_empty()
+            && self.bytes() + u64::from(pkt.size_bytes) > limit_bytes
+        {
             return Err(pkt);
         }
         if matches!(pkt.ecn, Ecn::Ect1 | Ecn::Ce) {
@@ -146,7 +149,12 @@ impl DualPi2 {
     }
 
     /// The next packet to serialise, after marking or dropping.
-    pub fn pop(&mut self, now: Instant, rng: &mut RngStream, dropped: &mut Vec<Packet>) -> Option<Packet> {
+    pub fn pop(
+        &mut self,
+        now: Instant,
+        rng: &mut RngStream,
+        dropped: &mut Vec<Packet>,
+    ) -> Option<Packet> {
         self.catch_up(now);
         loop {
             if self.serve_l_first() {

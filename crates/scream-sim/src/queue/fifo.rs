@@ -48,7 +48,8 @@ impl Fifo {
 
     /// Sojourn time of the head packet at `now` (zero when empty).
     pub fn head_sojourn(&self, now: Instant) -> scream::Duration {
-        self.head().map_or(scream::Duration::ZERO, |p| now - p.enqueued_at)
+        self.head()
+            .map_or(scream::Duration::ZERO, |p| now - p.enqueued_at)
     }
 
     /// Bytes queued.

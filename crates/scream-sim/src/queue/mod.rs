@@ -49,7 +49,12 @@ impl Queue {
 
     /// The packet the serializer takes at `now` (ECN possibly set to CE); packets the
     /// AQM drops on the way are appended to `dropped`.
-    pub fn dequeue(&mut self, now: Instant, rng: &mut RngStream, dropped: &mut Vec<Packet>) -> Option<Packet> {
+    pub fn dequeue(
+        &mut self,
+        now: Instant,
+        rng: &mut RngStream,
+        dropped: &mut Vec<Packet>,
+    ) -> Option<Packet> {
         match self {
             Self::TailDrop(q) => q.pop(),
             Self::Codel(q) => q.pop(now, dropped),

@@ -51,7 +51,10 @@ impl Scenario {
             }
         }
         if self.link.is_some() && !self.links.is_empty() {
-            return fail("links", "cannot be combined with [link]; use one or the other");
+            return fail(
+                "links",
+                "cannot be combined with [link]; use one or the other",
+            );
         }
         let links = self.link_configs();
         if links.is_empty() {
@@ -62,7 +65,10 @@ impl Scenario {
             let key = self.link_key(i);
             validate_link(&key, l)?;
             if !names.insert(l.name.as_str()) {
-                return fail(format!("{key}.name"), format!("`{}` is used by two links", l.name));
+                return fail(
+                    format!("{key}.name"),
+                    format!("`{}` is used by two links", l.name),
+                );
             }
         }
         if self.flows.is_empty() {
@@ -72,13 +78,19 @@ impl Scenario {
         for (i, f) in self.flows.iter().enumerate() {
             let key = format!("flows[{i}]");
             if !flow_names.insert(self.flow_name(i)) {
-                return fail(format!("{key}.name"), format!("`{}` is used by two flows", f.name));
+                return fail(
+                    format!("{key}.name"),
+                    format!("`{}` is used by two flows", f.name),
+                );
             }
             positive(&format!("{key}.priority"), f.priority)?;
             non_negative(&format!("{key}.start_s"), f.start_s)?;
             non_negative(&format!("{key}.stop_s"), f.stop_s)?;
             if f.stop_s > 0.0 && f.stop_s <= f.start_s {
-                return fail(format!("{key}.stop_s"), "must be 0 (until the end) or > start_s");
+                return fail(
+                    format!("{key}.stop_s"),
+                    "must be 0 (until the end) or > start_s",
+                );
             }
             if f.start_s >= self.duration_s {
                 return fail(format!("{key}.start_s"), "must be < duration_s");
@@ -93,15 +105,24 @@ impl Scenario {
             }
             positive(&format!("{key}.min_bitrate_mbps"), f.min_bitrate_mbps)?;
             if f.start_bitrate_mbps < f.min_bitrate_mbps || f.start_bitrate_mbps.is_nan() {
-                return fail(format!("{key}.start_bitrate_mbps"), "must be >= min_bitrate_mbps");
+                return fail(
+                    format!("{key}.start_bitrate_mbps"),
+                    "must be >= min_bitrate_mbps",
+                );
             }
             if f.max_bitrate_mbps < f.start_bitrate_mbps || !f.max_bitrate_mbps.is_finite() {
-                return fail(format!("{key}.max_bitrate_mbps"), "must be finite and >= start_bitrate_mbps");
+                return fail(
+                    format!("{key}.max_bitrate_mbps"),
+                    "must be finite and >= start_bitrate_mbps",
+                );
             }
             if f.packets_per_report == 0 {
                 return fail(format!("{key}.packets_per_report"), "must be >= 1");
             }
-            positive(&format!("{key}.max_report_interval_ms"), f.max_report_interval_ms)?;
+            positive(
+                &format!("{key}.max_report_interval_ms"),
+                f.max_report_interval_ms,
+            )?;
             validate_source(&format!("{key}.source"), &f.source)?;
             for (name, v) in &f.params {
                 if !v.is_finite() {
@@ -132,7 +153,10 @@ fn validate_link(key: &str, l: &LinkConfig) -> Check {
         return fail(format!("{key}.trace"), "must name a file");
     }
     if l.trace_time_column == l.trace_rate_column {
-        return fail(format!("{key}.trace_rate_column"), "must differ from trace_time_column");
+        return fail(
+            format!("{key}.trace_rate_column"),
+            "must differ from trace_time_column",
+        );
     }
     if l.mahimahi_packet_bytes == 0 {
         return fail(format!("{key}.mahimahi_packet_bytes"), "must be >= 1");
@@ -141,7 +165,10 @@ fn validate_link(key: &str, l: &LinkConfig) -> Check {
     if let Some(d) = l.return_delay_ms {
         non_negative(&format!("{key}.return_delay_ms"), d)?;
     }
-    non_negative(&format!("{key}.return_capacity_mbps"), l.return_capacity_mbps)?;
+    non_negative(
+        &format!("{key}.return_capacity_mbps"),
+        l.return_capacity_mbps,
+    )?;
     non_negative(&format!("{key}.jitter_ms"), l.jitter_ms)?;
     if let Some(m) = l.jitter_max_ms {
         non_negative(&format!("{key}.jitter_max_ms"), m)?;
@@ -180,7 +207,10 @@ fn validate_source(key: &str, s: &SourceConfig) -> Check {
         }
         SourceKind::Audio => {
             positive(&format!("{key}.audio_bitrate_kbps"), s.audio_bitrate_kbps)?;
-            positive(&format!("{key}.audio_packet_interval_ms"), s.audio_packet_interval_ms)
+            positive(
+                &format!("{key}.audio_packet_interval_ms"),
+                s.audio_packet_interval_ms,
+            )
         }
     }
 }
@@ -202,7 +232,10 @@ mod tests {
             l.queue.ramp_max_ms = 4.0;
         }
         let e = s.validate().unwrap_err();
-        assert_eq!(e.to_string(), "link.queue.ramp_max_ms must be > ramp_min_ms");
+        assert_eq!(
+            e.to_string(),
+            "link.queue.ramp_max_ms must be > ramp_min_ms"
+        );
     }
 
     #[test]

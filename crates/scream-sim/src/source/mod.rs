@@ -3,7 +3,9 @@
 pub mod frame_trace;
 pub mod video;
 
-pub use frame_trace::{BuiltinTrace, FrameTraceError, builtin_frame_trace, load_frame_sizes, parse_frame_sizes};
+pub use frame_trace::{
+    BuiltinTrace, FrameTraceError, builtin_frame_trace, load_frame_sizes, parse_frame_sizes,
+};
 pub use video::{VideoConstant, VideoTrace};
 
 use scream::sender::MediaFrame;
@@ -19,7 +21,10 @@ pub struct Audio {
 impl Audio {
     /// Audio at `bitrate` with one packet every `interval`.
     pub fn new(bitrate: Bitrate, interval: Duration) -> Self {
-        let bytes = bitrate.bytes_in(interval).round().clamp(1.0, f64::from(u32::MAX)) as u32;
+        let bytes = bitrate
+            .bytes_in(interval)
+            .round()
+            .clamp(1.0, f64::from(u32::MAX)) as u32;
         Self {
             packet_bytes: bytes,
             bitrate,

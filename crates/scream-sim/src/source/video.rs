@@ -72,7 +72,9 @@ impl VideoTrace {
         } else {
             0.0
         };
-        let size = (f64::from(raw) * scale).round().clamp(1.0, f64::from(u32::MAX)) as u32;
+        let size = (f64::from(raw) * scale)
+            .round()
+            .clamp(1.0, f64::from(u32::MAX)) as u32;
         MediaFrame {
             size_bytes: size,
             key_frame: core::mem::take(&mut self.key_frame_pending),
@@ -116,7 +118,9 @@ impl VideoConstant {
     /// The next frame.
     pub fn next_frame(&mut self) -> MediaFrame {
         let actual = self.rate.step();
-        let size = (actual.bytes_per_sec() / self.fps).round().clamp(1.0, f64::from(u32::MAX)) as u32;
+        let size = (actual.bytes_per_sec() / self.fps)
+            .round()
+            .clamp(1.0, f64::from(u32::MAX)) as u32;
         MediaFrame {
             size_bytes: size,
             key_frame: core::mem::take(&mut self.key_frame_pending),

@@ -15,7 +15,14 @@ pub fn link(rate: Bitrate, queue: Queue, limit_time: Duration, limit_bytes: u64)
         queue,
         limit_time,
         limit_bytes,
-        ForwardPath::new(Duration::ZERO, (Duration::ZERO, Duration::ZERO), true, 0.0, 1, "l"),
+        ForwardPath::new(
+            Duration::ZERO,
+            (Duration::ZERO, Duration::ZERO),
+            true,
+            0.0,
+            1,
+            "l",
+        ),
         ReturnPath::new(Duration::ZERO, None),
         1,
         "l",
@@ -50,12 +57,10 @@ pub fn run_periodic(link: &mut Link, gap: Duration, size: u32, ecn: Ecn, until: 
     let mut seq = 0u16;
     let mut scratch = Vec::new();
     loop {
-        let candidates = [
-            (next_arrival < until).then_some(next_arrival),
-            tx,
-            wake,
-        ];
-        let Some(now) = candidates.iter().flatten().min().copied() else { break };
+        let candidates = [(next_arrival < until).then_some(next_arrival), tx, wake];
+        let Some(now) = candidates.iter().flatten().min().copied() else {
+            break;
+        };
         if tx == Some(now) {
             tx = None;
             link.complete(now);
