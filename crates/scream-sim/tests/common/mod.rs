@@ -8,7 +8,7 @@ use scream_sim::path::{ForwardPath, ReturnPath};
 use scream_sim::queue::Queue;
 
 /// A link with `queue`, constant `rate`, no propagation delay.
-pub fn link(rate: Bitrate, queue: Queue, limit_time: Duration, limit_bytes: u64) -> Link {
+pub(crate) fn link(rate: Bitrate, queue: Queue, limit_time: Duration, limit_bytes: u64) -> Link {
     Link::new(
         "l".into(),
         Capacity::Constant(rate),
@@ -31,13 +31,13 @@ pub fn link(rate: Bitrate, queue: Queue, limit_time: Duration, limit_bytes: u64)
 
 /// What happened at a link fed by [`run_periodic`].
 #[derive(Debug, Default)]
-pub struct Trace {
+pub(crate) struct Trace {
     /// Packets taken by the serializer, with the instant.
-    pub started: Vec<(Instant, Started)>,
+    pub(crate) started: Vec<(Instant, Started)>,
     /// Packets dropped (tail or AQM), with the instant.
-    pub dropped: Vec<(Instant, Packet)>,
+    pub(crate) dropped: Vec<(Instant, Packet)>,
     /// Queue bytes right after every arrival.
-    pub backlog_after_arrival: Vec<u64>,
+    pub(crate) backlog_after_arrival: Vec<u64>,
 }
 
 fn apply(action: LinkAction, tx: &mut Option<Instant>, wake: &mut Option<Instant>) {
@@ -49,7 +49,7 @@ fn apply(action: LinkAction, tx: &mut Option<Instant>, wake: &mut Option<Instant
 }
 
 /// Feeds `link` one packet of `size` bytes with `ecn` every `gap` until `until`.
-pub fn run_periodic(link: &mut Link, gap: Duration, size: u32, ecn: Ecn, until: Instant) -> Trace {
+pub(crate) fn run_periodic(link: &mut Link, gap: Duration, size: u32, ecn: Ecn, until: Instant) -> Trace {
     let mut trace = Trace::default();
     let mut next_arrival = Instant::ZERO;
     let mut tx: Option<Instant> = None;
