@@ -22,6 +22,9 @@ const PALETTE: [RGBColor; 7] = [
 ];
 const CAPACITY_COLOR: RGBColor = RGBColor(0, 0, 0);
 
+/// Reads one plotted quantity from a sample.
+type Column = fn(&Sample) -> f64;
+
 /// Samples split by flow.
 pub(super) struct Data<'a> {
     scenario: &'a str,
@@ -73,7 +76,7 @@ impl<'a> Data<'a> {
     /// One line per flow per series kind, each in its own colour; the first kind (the
     /// headline series) is drawn thicker. Past the palette, lines repeat its colours
     /// dashed.
-    fn per_flow(&self, kinds: &[(&str, fn(&Sample) -> f64)]) -> Vec<Line> {
+    fn per_flow(&self, kinds: &[(&str, Column)]) -> Vec<Line> {
         let several = self.flows.len() > 1;
         let mut lines = Vec::new();
         for (name, rows) in &self.flows {
