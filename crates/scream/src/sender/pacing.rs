@@ -63,10 +63,8 @@ impl Pacer {
         let gap = rate
             .transmit_time(u64::from(size_bytes))
             .unwrap_or(Duration::ZERO);
-        // Carry at most one interval of unused time, so a late poll does not lose
-        // pace but an idle period does not turn into a burst.
-        let base = self.next_send.max(now.saturating_sub(gap));
-        self.next_send = base + gap;
+        // An idle period earns no credit: the next packet is a full gap after this one.
+        self.next_send = self.next_send.max(now) + gap;
     }
 }
 

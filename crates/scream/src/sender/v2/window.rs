@@ -271,3 +271,68 @@ impl RefWindow {
         self.ref_wnd = self.ref_wnd.min(hist.max(at_max));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::Bitrate;
+
+    fn measurements(now: Instant) -> Measurements {
+        Measurements {
+            now,
+            srtt: Duration::from_millis(20),
+            qdelay_avg: Duration::ZERO,
+            bytes_in_flight: 0,
+            steadiness: 1.0,
+            total_target: Bitrate::from_mbps(5.0),
+            total_max: Bitrate::from_mbps(50.0),
+            mss_bytes: 1012,
+        }
+    }
+
+    /// Back-off of one CE feedback with `l4s_alpha` held at `alpha` (the feedback's own
+    /// CE fraction equals alpha, so the EWMA does not move it).
+    fn l4s_backoff(alpha: f64) -> f64 {
+        let cfg = SenderConfig {
+            ecn: EcnMode::L4s,
+            ..SenderConfig::default()
+        };
+        let mut w = RefWindow::new(&cfg);
+        let t0 = Instant::from_millis(1000);
+        w.last_congestion = Some(t0);
+        w.ref_wnd = 100_000.0;
+        w.l4s_alpha = alpha;
+        let now = t0 + Duration::from_millis(30);
+        let ack = AckSummary {
+            bytes_acked: 100,
+            bytes_acked_ce: 100,
+            packets_acked: 100,
+            packets_ce: (alpha * 100.0).round() as u64,
+            packets_lost: 0,
+        };
+        w.on_feedback(&cfg, &ack, &measurements(now));
+        1.0 - w.ref_wnd / 100_000.0
+    }
+
+    #[test]
+    fn l4s_backoff_is_half_the_averaged_ce_fraction() {
+        for alpha in [0.05, 0.2, 0.4, 0.8] {
+            let b = l4s_backoff(alpha);
+            assert!((b - alpha / 2.0).abs() < 1e-6, "alpha {alpha}: backoff {b}");
+        }
+    }
+
+    #[test]
+    fn no_ce_no_backoff_and_min_window_holds() {
+        let cfg = SenderConfig::default();
+        let mut w = RefWindow::new(&cfg);
+        let ack = AckSummary {
+            packets_lost: 1,
+            ..AckSummary::default()
+        };
+        for i in 0..200 {
+            w.on_feedback(&cfg, &ack, &measurements(Instant::from_millis(100 * i)));
+        }
+        assert_eq!(w.ref_wnd_bytes(), u64::from(cfg.min_ref_wnd_bytes));
+    }
+}
