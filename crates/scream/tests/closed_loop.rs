@@ -35,7 +35,11 @@ fn run(config: SenderConfig, duration: Duration) -> Trace {
         })
         .expect("valid stream");
     let mut receiver = Receiver::new(ReceiverConfig::default()).expect("valid receiver");
-    let mut trace = Trace { targets: vec![], sojourn: vec![], estimated: vec![] };
+    let mut trace = Trace {
+        targets: vec![],
+        sojourn: vec![],
+        estimated: vec![],
+    };
 
     // FIFO bottleneck: with a fixed service rate the arrival time of each packet is
     // known when it is sent.
@@ -51,7 +55,14 @@ fn run(config: SenderConfig, duration: Duration) -> Trace {
         if now >= next_frame {
             let target = sender.target_bitrate(stream);
             let size = (target.bps() / 8.0 * FRAME_INTERVAL.as_secs_f64()).round() as u32;
-            sender.on_media_frame(now, stream, MediaFrame { size_bytes: size, key_frame: false });
+            sender.on_media_frame(
+                now,
+                stream,
+                MediaFrame {
+                    size_bytes: size,
+                    key_frame: false,
+                },
+            );
             next_frame += FRAME_INTERVAL;
         }
         while let Some((t, p)) = in_pipe.front().copied() {
@@ -118,11 +129,20 @@ fn run(config: SenderConfig, duration: Duration) -> Trace {
 }
 
 fn first_time_at_or_above(trace: &Trace, bps: f64) -> Option<Instant> {
-    trace.targets.iter().find(|(_, b)| b.bps() >= bps).map(|(t, _)| *t)
+    trace
+        .targets
+        .iter()
+        .find(|(_, b)| b.bps() >= bps)
+        .map(|(t, _)| *t)
 }
 
 fn max_after(samples: &[(Instant, Duration)], from: Instant) -> Duration {
-    samples.iter().filter(|(t, _)| *t >= from).map(|(_, d)| *d).max().unwrap_or_default()
+    samples
+        .iter()
+        .filter(|(t, _)| *t >= from)
+        .map(|(_, d)| *d)
+        .max()
+        .unwrap_or_default()
 }
 
 fn mean_target_between(trace: &Trace, from: Instant, to: Instant) -> f64 {
@@ -135,7 +155,10 @@ fn mean_target_between(trace: &Trace, from: Instant, to: Instant) -> f64 {
     v.iter().sum::<f64>() / v.len().max(1) as f64
 }
 
-#[expect(clippy::print_stderr, reason = "the closed-loop figures are part of the test report")]
+#[expect(
+    clippy::print_stderr,
+    reason = "the closed-loop figures are part of the test report"
+)]
 fn report(name: &str, t85: Option<Instant>, mean: f64, sojourn: Duration, estimated: Duration) {
     eprintln!(
         "{name}: 85% of capacity at {:?} s, mean target 5-10 s {:.2} Mbit/s, max bottleneck sojourn after 5 s {:.1} ms, max estimated queue delay after 5 s {:.1} ms",
@@ -146,7 +169,10 @@ fn report(name: &str, t85: Option<Instant>, mean: f64, sojourn: Duration, estima
     );
 }
 
-#[expect(clippy::print_stderr, reason = "the closed-loop figures are part of the test report")]
+#[expect(
+    clippy::print_stderr,
+    reason = "the closed-loop figures are part of the test report"
+)]
 fn report_ramp(t5: Instant) {
     eprintln!("ramp: 1 -> 5 Mbit/s target at {:.3} s", t5.as_secs_f64());
 }
@@ -167,7 +193,10 @@ fn target_reaches_most_of_a_10_mbps_pipe_within_5_s_and_queue_stays_bounded() {
         (0.75 * CAPACITY_BPS..=1.0 * CAPACITY_BPS).contains(&mean),
         "mean target after convergence {mean}"
     );
-    assert!(sojourn < Duration::from_millis(100), "bottleneck sojourn {sojourn:?}");
+    assert!(
+        sojourn < Duration::from_millis(100),
+        "bottleneck sojourn {sojourn:?}"
+    );
 }
 
 #[test]
@@ -177,14 +206,24 @@ fn ramp_up_from_start_bitrate_is_fast() {
     let trace = run(SenderConfig::default(), Duration::from_secs(3));
     let t5 = first_time_at_or_above(&trace, 5e6).expect("never reached 5 Mbit/s");
     report_ramp(t5);
-    assert!(t5 <= Instant::from_millis(2000), "5 Mbit/s reached only at {t5:?}");
+    assert!(
+        t5 <= Instant::from_millis(2000),
+        "5 Mbit/s reached only at {t5:?}"
+    );
 }
 
 #[test]
 fn unused_stream_id_is_harmless() {
     let mut sender = Sender::new(SenderConfig::default()).expect("valid");
     let bogus = StreamId::from_index_for_test();
-    sender.on_media_frame(Instant::ZERO, bogus, MediaFrame { size_bytes: 1000, key_frame: false });
+    sender.on_media_frame(
+        Instant::ZERO,
+        bogus,
+        MediaFrame {
+            size_bytes: 1000,
+            key_frame: false,
+        },
+    );
     assert_eq!(sender.target_bitrate(bogus), Bitrate::ZERO);
     assert_eq!(sender.poll_transmit(Instant::ZERO), Transmit::Idle);
 }

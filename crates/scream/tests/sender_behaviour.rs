@@ -1,9 +1,11 @@
 //! Behaviour of the sender driven by hand-built feedback.
 
 use scream::sender::{
-    EcnMode, Event, MediaFrame, SentPacket, Sender, SenderConfig, StreamConfig, StreamId, Transmit,
+    EcnMode, Event, MediaFrame, Sender, SenderConfig, SentPacket, StreamConfig, StreamId, Transmit,
 };
-use scream::{Bitrate, Duration, Ecn, Feedback, Instant, PacketReport, PacketStatus, RemoteInstant};
+use scream::{
+    Bitrate, Duration, Ecn, Feedback, Instant, PacketReport, PacketStatus, RemoteInstant,
+};
 
 /// Receiver clock epoch, far from ours.
 const RX_OFFSET: u64 = 5_000_000_000_000;
@@ -32,7 +34,12 @@ impl Harness {
         let stream = sender
             .add_stream(stream_config(1, 0.1, 1.0, 20.0, 1.0))
             .expect("valid stream");
-        Self { sender, stream, now: Instant::from_millis(1000), sent: vec![] }
+        Self {
+            sender,
+            stream,
+            now: Instant::from_millis(1000),
+            sent: vec![],
+        }
     }
 
     fn advance(&mut self, d: Duration) {
@@ -41,8 +48,14 @@ impl Harness {
 
     /// Queues a frame and sends what the sender releases, following pacing.
     fn send_frame(&mut self, bytes: u32) -> Vec<SentPacket> {
-        self.sender
-            .on_media_frame(self.now, self.stream, MediaFrame { size_bytes: bytes, key_frame: false });
+        self.sender.on_media_frame(
+            self.now,
+            self.stream,
+            MediaFrame {
+                size_bytes: bytes,
+                key_frame: false,
+            },
+        );
         self.drain()
     }
 
@@ -78,12 +91,17 @@ impl Harness {
                 ssrc: p.ssrc,
                 seq: p.seq,
                 status: PacketStatus::Received {
-                    arrival: Some(RemoteInstant::from_nanos((self.send_time(p) + owd).as_nanos() + RX_OFFSET)),
+                    arrival: Some(RemoteInstant::from_nanos(
+                        (self.send_time(p) + owd).as_nanos() + RX_OFFSET,
+                    )),
                     ecn: if ce(i) { Ecn::Ce } else { p.ecn },
                 },
             })
             .collect();
-        let fb = Feedback { report_time: RemoteInstant::from_nanos(self.now.as_nanos() + RX_OFFSET), reports };
+        let fb = Feedback {
+            report_time: RemoteInstant::from_nanos(self.now.as_nanos() + RX_OFFSET),
+            reports,
+        };
         self.sender.on_feedback(self.now, &fb);
     }
 
@@ -93,7 +111,10 @@ impl Harness {
 }
 
 fn config(ecn: EcnMode) -> SenderConfig {
-    SenderConfig { ecn, ..SenderConfig::default() }
+    SenderConfig {
+        ecn,
+        ..SenderConfig::default()
+    }
 }
 
 /// Sends a frame and acknowledges it 10 ms later; returns the window after.
@@ -106,14 +127,24 @@ fn clean_round(h: &mut Harness) -> u64 {
 
 #[test]
 fn packets_carry_the_ecn_codepoint_of_the_mode() {
-    for (mode, ecn) in [(EcnMode::None, Ecn::NotEct), (EcnMode::Classic, Ecn::Ect0), (EcnMode::L4s, Ecn::Ect1)] {
+    for (mode, ecn) in [
+        (EcnMode::None, Ecn::NotEct),
+        (EcnMode::Classic, Ecn::Ect0),
+        (EcnMode::L4s, Ecn::Ect1),
+    ] {
         let mut h = Harness::new(config(mode));
         let p = h.send_frame(2500);
         assert_eq!(p.len(), 3);
         assert!(p.iter().all(|p| p.ecn == ecn));
         assert_eq!(p.iter().map(|p| p.size_bytes).sum::<u32>(), 2500 + 3 * 12);
-        assert_eq!(p.iter().map(|p| p.marker).collect::<Vec<_>>(), [false, false, true]);
-        assert!(p.iter().all(|p| p.frame_index == 0 && p.frame_enqueued_at == Instant::from_millis(1000)));
+        assert_eq!(
+            p.iter().map(|p| p.marker).collect::<Vec<_>>(),
+            [false, false, true]
+        );
+        assert!(
+            p.iter()
+                .all(|p| p.frame_index == 0 && p.frame_enqueued_at == Instant::from_millis(1000))
+        );
     }
 }
 
@@ -123,7 +154,14 @@ fn sequence_numbers_start_where_asked_and_wrap() {
     let s = sender
         .add_stream_with_initial_seq(stream_config(9, 0.1, 1.0, 5.0, 1.0), 65534)
         .expect("valid");
-    sender.on_media_frame(Instant::ZERO, s, MediaFrame { size_bytes: 4000, key_frame: true });
+    sender.on_media_frame(
+        Instant::ZERO,
+        s,
+        MediaFrame {
+            size_bytes: 4000,
+            key_frame: true,
+        },
+    );
     let mut seqs = vec![];
     let mut now = Instant::ZERO;
     loop {
@@ -160,7 +198,10 @@ fn classic_ecn_backs_off_by_beta_at_most_once_per_congestion_interval() {
     let before = h.window();
     h.ack(&p[2..], Duration::from_millis(5), |_| true);
     let ratio = h.window() as f64 / before as f64;
-    assert!((0.8..0.81).contains(&ratio), "second back-off ratio {ratio}");
+    assert!(
+        (0.8..0.81).contains(&ratio),
+        "second back-off ratio {ratio}"
+    );
 }
 
 #[test]
@@ -190,7 +231,10 @@ fn loss_backs_off_by_beta_at_most_once_per_congestion_interval() {
     h.advance(Duration::from_millis(1));
     h.ack(&b, Duration::from_millis(5), |_| false);
     assert_eq!(h.sender.stats().packets_lost, 2);
-    assert!(h.window() >= after, "no second back-off inside the interval");
+    assert!(
+        h.window() >= after,
+        "no second back-off inside the interval"
+    );
     assert_eq!(h.sender.stats().bytes_in_flight, 0);
 
     // A loss after the interval backs off again.
@@ -202,7 +246,10 @@ fn loss_backs_off_by_beta_at_most_once_per_congestion_interval() {
     h.ack(&c, Duration::from_millis(5), |_| false);
     let ratio = h.window() as f64 / before as f64;
     assert_eq!(h.sender.stats().packets_lost, 3);
-    assert!((0.7..0.71).contains(&ratio), "second loss back-off ratio {ratio}");
+    assert!(
+        (0.7..0.71).contains(&ratio),
+        "second loss back-off ratio {ratio}"
+    );
 }
 
 #[test]
@@ -218,7 +265,10 @@ fn reordering_inside_the_window_is_not_loss() {
     h.advance(Duration::from_millis(5));
     h.ack(&p[..1], Duration::from_millis(15), |_| false);
     let s = h.sender.stats();
-    assert_eq!((s.packets_lost, s.packets_acked, s.bytes_in_flight), (0, 4, 0));
+    assert_eq!(
+        (s.packets_lost, s.packets_acked, s.bytes_in_flight),
+        (0, 4, 0)
+    );
 }
 
 #[test]
@@ -234,7 +284,10 @@ fn duplicated_reports_do_not_double_count() {
     assert_eq!(thrice.packets_acked, 5);
     assert_eq!(thrice.packets_ce, 1);
     assert_eq!(thrice.bytes_in_flight, 0);
-    assert_eq!(thrice.feedback_ignored, 0, "repeats are normal, not inconsistent");
+    assert_eq!(
+        thrice.feedback_ignored, 0,
+        "repeats are normal, not inconsistent"
+    );
     assert_eq!(once.packets_acked, thrice.packets_acked);
 }
 
@@ -248,13 +301,16 @@ fn inconsistent_feedback_is_counted_and_not_applied() {
     let rx = |seq: u16, ssrc: u32, arrival: u64| PacketReport {
         ssrc,
         seq,
-        status: PacketStatus::Received { arrival: Some(RemoteInstant::from_nanos(arrival)), ecn: Ecn::Ce },
+        status: PacketStatus::Received {
+            arrival: Some(RemoteInstant::from_nanos(arrival)),
+            ecn: Ecn::Ce,
+        },
     };
     let ok_arrival = report_time.as_nanos() - 1_000_000;
     let fb = Feedback {
         report_time,
         reports: vec![
-            rx(p[0].seq, 999, ok_arrival),                     // unknown SSRC
+            rx(p[0].seq, 999, ok_arrival),                    // unknown SSRC
             rx(p[0].seq.wrapping_add(20_000), 1, ok_arrival), // never sent
             rx(p[0].seq.wrapping_add(3), 1, ok_arrival),      // next, not yet sent
             rx(p[0].seq, 1, report_time.as_nanos() + 5),      // arrived after the report
@@ -292,43 +348,70 @@ fn rtp_queue_older_than_threshold_is_discarded_with_key_frame_request() {
     let mut cfg = SenderConfig::default();
     cfg.set_param("max_rtp_queue_delay", 0.1).expect("in range");
     let mut h = Harness::new(cfg);
-    h.sender
-        .on_media_frame(h.now, h.stream, MediaFrame { size_bytes: 8000, key_frame: true });
+    h.sender.on_media_frame(
+        h.now,
+        h.stream,
+        MediaFrame {
+            size_bytes: 8000,
+            key_frame: true,
+        },
+    );
     while h.sender.poll_event().is_some() {}
     let st = &h.sender.stats().streams[0];
-    assert_eq!((st.rtp_queue_packets, st.rtp_queue_bytes), (8, 8000 + 8 * 12));
+    assert_eq!(
+        (st.rtp_queue_packets, st.rtp_queue_bytes),
+        (8, 8000 + 8 * 12)
+    );
     let deadline = h.sender.poll_timeout().expect("a discard deadline");
-    assert!(deadline > h.now + Duration::from_millis(100) && deadline <= h.now + Duration::from_millis(101));
+    assert!(
+        deadline > h.now + Duration::from_millis(100)
+            && deadline <= h.now + Duration::from_millis(101)
+    );
 
     h.advance(Duration::from_millis(50));
     h.sender.handle_timeout(h.now);
-    assert_eq!(h.sender.stats().streams[0].rtp_queue_delay, Duration::from_millis(50));
+    assert_eq!(
+        h.sender.stats().streams[0].rtp_queue_delay,
+        Duration::from_millis(50)
+    );
     assert_eq!(h.sender.poll_event(), None);
 
     h.advance(Duration::from_millis(60));
     h.sender.handle_timeout(h.now);
     let st = &h.sender.stats().streams[0];
-    assert_eq!((st.rtp_queue_packets, st.rtp_queue_bytes, st.queue_discards), (0, 0, 1));
-    assert_eq!(h.sender.poll_event(), Some(Event::KeyFrameRequest { stream: h.stream }));
+    assert_eq!(
+        (st.rtp_queue_packets, st.rtp_queue_bytes, st.queue_discards),
+        (0, 0, 1)
+    );
+    assert_eq!(
+        h.sender.poll_event(),
+        Some(Event::KeyFrameRequest { stream: h.stream })
+    );
     assert_eq!(h.sender.poll_transmit(h.now), Transmit::Idle);
 }
 
 #[test]
 fn send_window_blocks_but_lets_one_packet_out_when_nothing_is_in_flight() {
     let mut cfg = SenderConfig::default();
-    cfg.set_param("initial_ref_wnd_bytes", 3000.0).expect("in range");
+    cfg.set_param("initial_ref_wnd_bytes", 3000.0)
+        .expect("in range");
     let mut h = Harness::new(cfg);
     let p = h.send_frame(60_000);
     let stats = h.sender.stats();
     // Limit: 3000 * headroom (≤ 3) + one MSS.
-    assert!(stats.bytes_in_flight <= 3000 * 3 + 1012 + 1012, "{}", stats.bytes_in_flight);
+    assert!(
+        stats.bytes_in_flight <= 3000 * 3 + 1012 + 1012,
+        "{}",
+        stats.bytes_in_flight
+    );
     assert!(p.len() < 60, "window must block");
     assert!(stats.streams[0].rtp_queue_packets > 0);
 
     // A window smaller than one packet still lets a packet go when nothing is in flight.
     let mut cfg = SenderConfig::default();
     cfg.set_param("mss_bytes", 60_000.0).expect("in range");
-    cfg.set_param("initial_ref_wnd_bytes", 100.0).expect("in range");
+    cfg.set_param("initial_ref_wnd_bytes", 100.0)
+        .expect("in range");
     cfg.set_param("min_ref_wnd_bytes", 100.0).expect("in range");
     let mut h = Harness::new(cfg);
     let p = h.send_frame(50_000);
@@ -338,14 +421,25 @@ fn send_window_blocks_but_lets_one_packet_out_when_nothing_is_in_flight() {
 #[test]
 fn per_stream_targets_stay_within_limits() {
     let mut sender = Sender::new(SenderConfig::default()).expect("valid");
-    let a = sender.add_stream(stream_config(1, 0.5, 0.6, 0.8, 1.0)).expect("valid");
-    let b = sender.add_stream(stream_config(2, 0.2, 0.3, 30.0, 1.0)).expect("valid");
+    let a = sender
+        .add_stream(stream_config(1, 0.5, 0.6, 0.8, 1.0))
+        .expect("valid");
+    let b = sender
+        .add_stream(stream_config(2, 0.2, 0.3, 30.0, 1.0))
+        .expect("valid");
     let mut now = Instant::from_millis(10);
     let mut sent: Vec<(SentPacket, Instant)> = vec![];
     for round in 0..300u64 {
         for s in [a, b] {
             let bytes = (sender.target_bitrate(s).bps() / 8.0 / 50.0) as u32;
-            sender.on_media_frame(now, s, MediaFrame { size_bytes: bytes, key_frame: false });
+            sender.on_media_frame(
+                now,
+                s,
+                MediaFrame {
+                    size_bytes: bytes,
+                    key_frame: false,
+                },
+            );
         }
         loop {
             match sender.poll_transmit(now) {
@@ -356,7 +450,11 @@ fn per_stream_targets_stay_within_limits() {
         }
         now += Duration::from_millis(20);
         // Every fifth round is a congested one: heavy delay; otherwise clean.
-        let owd = if round % 5 == 4 { Duration::from_millis(200) } else { Duration::from_millis(10) };
+        let owd = if round % 5 == 4 {
+            Duration::from_millis(200)
+        } else {
+            Duration::from_millis(10)
+        };
         let reports = sent
             .drain(..)
             .map(|(p, t)| PacketReport {
@@ -369,10 +467,19 @@ fn per_stream_targets_stay_within_limits() {
             })
             .collect();
         now += Duration::from_millis(200);
-        sender.on_feedback(now, &Feedback { report_time: RemoteInstant::from_nanos(now.as_nanos()), reports });
+        sender.on_feedback(
+            now,
+            &Feedback {
+                report_time: RemoteInstant::from_nanos(now.as_nanos()),
+                reports,
+            },
+        );
         for (s, min, max) in [(a, 0.5e6, 0.8e6), (b, 0.2e6, 30e6)] {
             let t = sender.target_bitrate(s).bps();
-            assert!((min..=max).contains(&t), "round {round}: target {t} outside [{min}, {max}]");
+            assert!(
+                (min..=max).contains(&t),
+                "round {round}: target {t} outside [{min}, {max}]"
+            );
         }
         while let Some(ev) = sender.poll_event() {
             if let Event::TargetBitrate { bitrate, .. } = ev {
@@ -385,30 +492,62 @@ fn per_stream_targets_stay_within_limits() {
 #[test]
 fn priorities_two_to_one_split_the_target_two_to_one() {
     let mut sender = Sender::new(SenderConfig::default()).expect("valid");
-    let hi = sender.add_stream(stream_config(1, 0.01, 0.5, 100.0, 2.0)).expect("valid");
-    let lo = sender.add_stream(stream_config(2, 0.01, 0.5, 100.0, 1.0)).expect("valid");
+    let hi = sender
+        .add_stream(stream_config(1, 0.01, 0.5, 100.0, 2.0))
+        .expect("valid");
+    let lo = sender
+        .add_stream(stream_config(2, 0.01, 0.5, 100.0, 1.0))
+        .expect("valid");
     let now = Instant::from_millis(10);
-    sender.on_media_frame(now, hi, MediaFrame { size_bytes: 1000, key_frame: false });
-    let Transmit::Now(p) = sender.poll_transmit(now) else { panic!("one packet must go") };
+    sender.on_media_frame(
+        now,
+        hi,
+        MediaFrame {
+            size_bytes: 1000,
+            key_frame: false,
+        },
+    );
+    let Transmit::Now(p) = sender.poll_transmit(now) else {
+        panic!("one packet must go")
+    };
     let later = now + Duration::from_millis(30);
     let fb = Feedback {
         report_time: RemoteInstant::from_nanos(later.as_nanos()),
         reports: vec![PacketReport {
             ssrc: p.ssrc,
             seq: p.seq,
-            status: PacketStatus::Received { arrival: Some(RemoteInstant::from_nanos(now.as_nanos() + 10_000_000)), ecn: Ecn::NotEct },
+            status: PacketStatus::Received {
+                arrival: Some(RemoteInstant::from_nanos(now.as_nanos() + 10_000_000)),
+                ecn: Ecn::NotEct,
+            },
         }],
     };
     sender.on_feedback(later, &fb);
-    let (h, l) = (sender.target_bitrate(hi).bps(), sender.target_bitrate(lo).bps());
+    let (h, l) = (
+        sender.target_bitrate(hi).bps(),
+        sender.target_bitrate(lo).bps(),
+    );
     assert!((h / l - 2.0).abs() < 1e-6, "{h} vs {l}");
 
     // When the high-priority stream is capped, the other gets the surplus.
     let mut sender = Sender::new(SenderConfig::default()).expect("valid");
-    let hi = sender.add_stream(stream_config(1, 0.01, 0.5, 0.1, 2.0)).expect("valid");
-    let lo = sender.add_stream(stream_config(2, 0.01, 0.5, 100.0, 1.0)).expect("valid");
-    sender.on_media_frame(now, hi, MediaFrame { size_bytes: 1000, key_frame: false });
-    let Transmit::Now(_) = sender.poll_transmit(now) else { panic!("one packet must go") };
+    let hi = sender
+        .add_stream(stream_config(1, 0.01, 0.5, 0.1, 2.0))
+        .expect("valid");
+    let lo = sender
+        .add_stream(stream_config(2, 0.01, 0.5, 100.0, 1.0))
+        .expect("valid");
+    sender.on_media_frame(
+        now,
+        hi,
+        MediaFrame {
+            size_bytes: 1000,
+            key_frame: false,
+        },
+    );
+    let Transmit::Now(_) = sender.poll_transmit(now) else {
+        panic!("one packet must go")
+    };
     sender.on_feedback(later, &fb);
     let total = sender.stats().target_bitrate.bps();
     assert!((sender.target_bitrate(hi).bps() - 0.1e6).abs() < 1.0);
@@ -418,11 +557,29 @@ fn priorities_two_to_one_split_the_target_two_to_one() {
 #[test]
 fn scheduler_serves_streams_in_proportion_to_priority() {
     let mut sender = Sender::new(SenderConfig::default()).expect("valid");
-    let hi = sender.add_stream(stream_config(1, 0.1, 1.0, 10.0, 2.0)).expect("valid");
-    let lo = sender.add_stream(stream_config(2, 0.1, 1.0, 10.0, 1.0)).expect("valid");
+    let hi = sender
+        .add_stream(stream_config(1, 0.1, 1.0, 10.0, 2.0))
+        .expect("valid");
+    let lo = sender
+        .add_stream(stream_config(2, 0.1, 1.0, 10.0, 1.0))
+        .expect("valid");
     let now = Instant::ZERO;
-    sender.on_media_frame(now, hi, MediaFrame { size_bytes: 30_000, key_frame: false });
-    sender.on_media_frame(now, lo, MediaFrame { size_bytes: 30_000, key_frame: false });
+    sender.on_media_frame(
+        now,
+        hi,
+        MediaFrame {
+            size_bytes: 30_000,
+            key_frame: false,
+        },
+    );
+    sender.on_media_frame(
+        now,
+        lo,
+        MediaFrame {
+            size_bytes: 30_000,
+            key_frame: false,
+        },
+    );
     let mut t = now;
     let mut count = [0u32; 2];
     while count[0] + count[1] < 9 {
@@ -457,11 +614,19 @@ fn l4s_alpha_follows_the_ce_fraction_and_more_marking_means_a_smaller_window() {
 #[test]
 fn add_stream_rejects_bad_limits_naming_the_field() {
     let mut sender = Sender::new(SenderConfig::default()).expect("valid");
-    let e = sender.add_stream(stream_config(1, 0.1, 1.0, 1.0, 0.0)).unwrap_err();
+    let e = sender
+        .add_stream(stream_config(1, 0.1, 1.0, 1.0, 0.0))
+        .unwrap_err();
     assert_eq!(e.field, "priority");
-    let e = sender.add_stream(stream_config(1, 2.0, 1.0, 1.0, 1.0)).unwrap_err();
+    let e = sender
+        .add_stream(stream_config(1, 2.0, 1.0, 1.0, 1.0))
+        .unwrap_err();
     assert_eq!(e.field, "min_bitrate");
-    sender.add_stream(stream_config(1, 0.1, 1.0, 1.0, 1.0)).expect("valid");
-    let e = sender.add_stream(stream_config(1, 0.1, 1.0, 1.0, 1.0)).unwrap_err();
+    sender
+        .add_stream(stream_config(1, 0.1, 1.0, 1.0, 1.0))
+        .expect("valid");
+    let e = sender
+        .add_stream(stream_config(1, 0.1, 1.0, 1.0, 1.0))
+        .unwrap_err();
     assert_eq!(e.field, "ssrc");
 }

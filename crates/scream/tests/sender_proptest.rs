@@ -5,7 +5,9 @@
 
 use proptest::prelude::*;
 use scream::sender::{EcnMode, MediaFrame, Sender, SenderConfig, StreamConfig, StreamId, Transmit};
-use scream::{Bitrate, Duration, Ecn, Feedback, Instant, PacketReport, PacketStatus, RemoteInstant};
+use scream::{
+    Bitrate, Duration, Ecn, Feedback, Instant, PacketReport, PacketStatus, RemoteInstant,
+};
 
 const RX_OFFSET: u64 = 77_000_000_000;
 
@@ -37,9 +39,20 @@ fn op() -> impl Strategy<Value = Op> {
         (0u32..60_000).prop_map(Op::Wait),
         (0u8..2, 0u32..30_000).prop_map(|(s, b)| Op::Frame(s, b)),
         Just(Op::Transmit),
-        (0u8..8, 1u8..64, proptest::collection::vec(0u8..3, 64), any::<bool>(), 0u32..200_000).prop_map(
-            |(skip_newest, len, fate, shuffle, owd_us)| Op::Feedback { skip_newest, len, fate, shuffle, owd_us }
-        ),
+        (
+            0u8..8,
+            1u8..64,
+            proptest::collection::vec(0u8..3, 64),
+            any::<bool>(),
+            0u32..200_000
+        )
+            .prop_map(|(skip_newest, len, fate, shuffle, owd_us)| Op::Feedback {
+                skip_newest,
+                len,
+                fate,
+                shuffle,
+                owd_us
+            }),
     ]
 }
 
@@ -56,9 +69,13 @@ fn limits() -> [(u32, f64, f64, f64); 2] {
 }
 
 fn run(ops: Vec<Op>, ecn: EcnMode) -> Result<(), TestCaseError> {
-    let mut cfg = SenderConfig { ecn, ..SenderConfig::default() };
+    let mut cfg = SenderConfig {
+        ecn,
+        ..SenderConfig::default()
+    };
     // The in-flight timeout is a separate mechanism; keep it out of the model.
-    cfg.set_param("in_flight_timeout", 3600.0).expect("in range");
+    cfg.set_param("in_flight_timeout", 3600.0)
+        .expect("in range");
     let reorder = cfg.reorder_time;
     let min_wnd = u64::from(cfg.min_ref_wnd_bytes);
     let mut sender = Sender::new(cfg).expect("valid");
@@ -87,7 +104,14 @@ fn run(ops: Vec<Op>, ecn: EcnMode) -> Result<(), TestCaseError> {
         match op {
             Op::Wait(us) => now += Duration::from_micros(u64::from(us)),
             Op::Frame(s, bytes) => {
-                sender.on_media_frame(now, ids[usize::from(s)], MediaFrame { size_bytes: bytes, key_frame: false });
+                sender.on_media_frame(
+                    now,
+                    ids[usize::from(s)],
+                    MediaFrame {
+                        size_bytes: bytes,
+                        key_frame: false,
+                    },
+                );
             }
             Op::Transmit => {
                 while let Transmit::Now(p) = sender.poll_transmit(now) {
@@ -100,7 +124,13 @@ fn run(ops: Vec<Op>, ecn: EcnMode) -> Result<(), TestCaseError> {
                     });
                 }
             }
-            Op::Feedback { skip_newest, len, fate, shuffle, owd_us } => {
+            Op::Feedback {
+                skip_newest,
+                len,
+                fate,
+                shuffle,
+                owd_us,
+            } => {
                 let end = model.len().saturating_sub(usize::from(skip_newest));
                 let start = end.saturating_sub(usize::from(len));
                 let owd = Duration::from_micros(u64::from(owd_us));
@@ -115,25 +145,35 @@ fn run(ops: Vec<Op>, ecn: EcnMode) -> Result<(), TestCaseError> {
                             acked.push(i);
                             let e = if f == 2 { Ecn::Ce } else { Ecn::Ect1 };
                             PacketStatus::Received {
-                                arrival: Some(RemoteInstant::from_nanos(arrival.as_nanos() + RX_OFFSET)),
+                                arrival: Some(RemoteInstant::from_nanos(
+                                    arrival.as_nanos() + RX_OFFSET,
+                                )),
                                 ecn: e,
                             }
                         }
                         _ => PacketStatus::NotReceived,
                     };
-                    reports.push(PacketReport { ssrc: m.ssrc, seq: m.seq, status });
+                    reports.push(PacketReport {
+                        ssrc: m.ssrc,
+                        seq: m.seq,
+                        status,
+                    });
                 }
                 if shuffle {
                     reports.reverse();
                 }
-                let fb = Feedback { report_time: RemoteInstant::from_nanos(now.as_nanos() + RX_OFFSET), reports };
+                let fb = Feedback {
+                    report_time: RemoteInstant::from_nanos(now.as_nanos() + RX_OFFSET),
+                    reports,
+                };
                 sender.on_feedback(now, &fb);
                 // Model: acknowledgements first, then the reordering window.
                 for i in acked {
                     let m = &mut model[i];
                     if !m.resolved {
                         m.resolved = true;
-                        newest_acked_sent = Some(newest_acked_sent.map_or(m.sent_at, |t| t.max(m.sent_at)));
+                        newest_acked_sent =
+                            Some(newest_acked_sent.map_or(m.sent_at, |t| t.max(m.sent_at)));
                     }
                 }
                 if let Some(limit) = newest_acked_sent.and_then(|t| t.checked_sub(reorder)) {
@@ -151,7 +191,13 @@ fn run(ops: Vec<Op>, ecn: EcnMode) -> Result<(), TestCaseError> {
         prop_assert_eq!(stats.feedback_ignored, 0);
         for (id, &(_, min, _, max)) in ids.iter().zip(limits().iter()) {
             let t = sender.target_bitrate(*id).bps();
-            prop_assert!((min..=max).contains(&t), "target {} outside [{}, {}]", t, min, max);
+            prop_assert!(
+                (min..=max).contains(&t),
+                "target {} outside [{}, {}]",
+                t,
+                min,
+                max
+            );
         }
     }
     Ok(())

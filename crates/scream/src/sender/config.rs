@@ -204,7 +204,13 @@ fn err(field: &'static str, value: impl ToString, reason: &str) -> ConfigError {
     }
 }
 
-fn check_f64(field: &'static str, v: f64, lo: f64, hi: f64, lo_open: bool) -> Result<(), ConfigError> {
+fn check_f64(
+    field: &'static str,
+    v: f64,
+    lo: f64,
+    hi: f64,
+    lo_open: bool,
+) -> Result<(), ConfigError> {
     let below = if lo_open { v <= lo } else { v < lo };
     if v.is_nan() || below || v > hi {
         let open = if lo_open { "(" } else { "[" };
@@ -220,12 +226,21 @@ fn check_u32(field: &'static str, v: u32, lo: u32, hi: u32) -> Result<(), Config
     Ok(())
 }
 
-fn check_dur(field: &'static str, v: Duration, lo: Duration, hi: Duration) -> Result<(), ConfigError> {
+fn check_dur(
+    field: &'static str,
+    v: Duration,
+    lo: Duration,
+    hi: Duration,
+) -> Result<(), ConfigError> {
     if v < lo || v > hi {
         return Err(err(
             field,
             format!("{}s", v.as_secs_f64()),
-            &format!("must be in [{} s, {} s]", lo.as_secs_f64(), hi.as_secs_f64()),
+            &format!(
+                "must be in [{} s, {} s]",
+                lo.as_secs_f64(),
+                hi.as_secs_f64()
+            ),
         ));
     }
     Ok(())
@@ -239,28 +254,97 @@ impl SenderConfig {
         check_u32("mss_bytes", self.mss_bytes, 100, 65_000)?;
         check_u32("rtp_overhead_bytes", self.rtp_overhead_bytes, 0, 1000)?;
         check_u32("packet_overhead_bytes", self.packet_overhead_bytes, 0, 1000)?;
-        check_dur("max_rtp_queue_delay", self.max_rtp_queue_delay, ms(10), s(60))?;
+        check_dur(
+            "max_rtp_queue_delay",
+            self.max_rtp_queue_delay,
+            ms(10),
+            s(60),
+        )?;
         check_dur("qdelay_target", self.qdelay_target, ms(1), s(1))?;
-        check_u32("min_ref_wnd_bytes", self.min_ref_wnd_bytes, 100, 1_000_000_000)?;
-        check_u32("initial_ref_wnd_bytes", self.initial_ref_wnd_bytes, 100, 1_000_000_000)?;
+        check_u32(
+            "min_ref_wnd_bytes",
+            self.min_ref_wnd_bytes,
+            100,
+            1_000_000_000,
+        )?;
+        check_u32(
+            "initial_ref_wnd_bytes",
+            self.initial_ref_wnd_bytes,
+            100,
+            1_000_000_000,
+        )?;
         check_f64("beta_loss", self.beta_loss, 0.0, 1.0, true)?;
         check_f64("beta_ecn", self.beta_ecn, 0.0, 1.0, true)?;
         check_f64("l4s_avg_g", self.l4s_avg_g, 0.0, 1.0, true)?;
         check_f64("qdelay_avg_g", self.qdelay_avg_g, 0.0, 1.0, true)?;
-        check_f64("post_congestion_delay_rtts", self.post_congestion_delay_rtts, 1.0, 1e5, false)?;
-        check_f64("mul_increase_factor", self.mul_increase_factor, 0.0, 1.0, false)?;
+        check_f64(
+            "post_congestion_delay_rtts",
+            self.post_congestion_delay_rtts,
+            1.0,
+            1e5,
+            false,
+        )?;
+        check_f64(
+            "mul_increase_factor",
+            self.mul_increase_factor,
+            0.0,
+            1.0,
+            false,
+        )?;
         check_dur("virtual_rtt", self.virtual_rtt, ms(1), s(1))?;
-        check_f64("packet_pacing_headroom", self.packet_pacing_headroom, 1.0, 10.0, false)?;
+        check_f64(
+            "packet_pacing_headroom",
+            self.packet_pacing_headroom,
+            1.0,
+            10.0,
+            false,
+        )?;
         check_f64("rate_pace_min", self.rate_pace_min.bps(), 1e3, 1e10, false)?;
-        check_f64("relaxed_pacing_max_factor", self.relaxed_pacing_max_factor, 1.0, 100.0, false)?;
-        check_f64("max_adaptive_pacing_scale", self.max_adaptive_pacing_scale, 1.0, 10.0, false)?;
+        check_f64(
+            "relaxed_pacing_max_factor",
+            self.relaxed_pacing_max_factor,
+            1.0,
+            100.0,
+            false,
+        )?;
+        check_f64(
+            "max_adaptive_pacing_scale",
+            self.max_adaptive_pacing_scale,
+            1.0,
+            10.0,
+            false,
+        )?;
         check_f64("ref_wnd_overhead", self.ref_wnd_overhead, 1.0, 10.0, false)?;
-        check_f64("ref_wnd_overhead_max", self.ref_wnd_overhead_max, self.ref_wnd_overhead.max(1.0), 10.0, false)?;
-        check_f64("bytes_in_flight_head_room", self.bytes_in_flight_head_room, 1.0, 10.0, false)?;
+        check_f64(
+            "ref_wnd_overhead_max",
+            self.ref_wnd_overhead_max,
+            self.ref_wnd_overhead.max(1.0),
+            10.0,
+            false,
+        )?;
+        check_f64(
+            "bytes_in_flight_head_room",
+            self.bytes_in_flight_head_room,
+            1.0,
+            10.0,
+            false,
+        )?;
         check_dur("reorder_time", self.reorder_time, Duration::ZERO, s(10))?;
         check_dur("in_flight_timeout", self.in_flight_timeout, ms(10), s(3600))?;
-        check_f64("frame_size_margin", self.frame_size_margin, 1.0, 10.0, false)?;
-        check_f64("target_event_threshold", self.target_event_threshold, 0.0, 1.0, false)?;
+        check_f64(
+            "frame_size_margin",
+            self.frame_size_margin,
+            1.0,
+            10.0,
+            false,
+        )?;
+        check_f64(
+            "target_event_threshold",
+            self.target_event_threshold,
+            0.0,
+            1.0,
+            false,
+        )?;
         check_dur("base_delay_window", self.base_delay_window, s(1), s(3600))?;
         Ok(())
     }
@@ -295,7 +379,8 @@ impl SenderConfig {
             Ok(value.round() as u32)
         };
         let secs = || -> Result<Duration, ConfigError> {
-            Duration::try_from_secs_f64(value).map_err(|_| err(field, value, "must be a non-negative number of seconds"))
+            Duration::try_from_secs_f64(value)
+                .map_err(|_| err(field, value, "must be a non-negative number of seconds"))
         };
         match field {
             "mss_bytes" => next.mss_bytes = bytes()?,
@@ -354,13 +439,16 @@ mod tests {
                 "rate_pace_min" => 123_456.0,
                 n if n.ends_with("_bytes") => 345.0,
                 "post_congestion_delay_rtts" => 7.0,
-                "relaxed_pacing_max_factor" | "max_adaptive_pacing_scale" | "packet_pacing_headroom" => 2.5,
+                "relaxed_pacing_max_factor"
+                | "max_adaptive_pacing_scale"
+                | "packet_pacing_headroom" => 2.5,
                 "bytes_in_flight_head_room" | "frame_size_margin" => 1.7,
                 "base_delay_window" => 30.0,
                 "max_rtp_queue_delay" | "in_flight_timeout" => 0.5,
                 _ => 0.3,
             };
-            c.set_param(name, probe).unwrap_or_else(|e| panic!("{name}: {e}"));
+            c.set_param(name, probe)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_ne!(c, before, "{name} did not change anything");
         }
     }

@@ -154,7 +154,8 @@ impl DelayEstimator {
             let diff = (self.qd_max_avg - self.qd_min_avg).clamp(0.0, 2.0 * LATENCY_DIFF_THRESHOLD);
             self.latency_diff_avg += LATENCY_DIFF_G * (diff - self.latency_diff_avg);
             self.qd_max_avg *= 1.0 - MIN_MAX_G;
-            self.qd_min_avg = (1.0 - MIN_MAX_G) * self.qd_min_avg.min(1e3) + MIN_MAX_G * self.qd_max_avg;
+            self.qd_min_avg =
+                (1.0 - MIN_MAX_G) * self.qd_min_avg.min(1e3) + MIN_MAX_G * self.qd_max_avg;
             self.last_var_update = Some(now);
         }
 

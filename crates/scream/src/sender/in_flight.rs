@@ -199,7 +199,11 @@ mod tests {
         h.ack(0);
         h.ack(1);
         h.trim();
-        assert_eq!(h.lookup(65534), Lookup::Stale, "repeat of a resolved packet");
+        assert_eq!(
+            h.lookup(65534),
+            Lookup::Stale,
+            "repeat of a resolved packet"
+        );
         assert_eq!(h.lookup(0), Lookup::Tracked(0));
     }
 
@@ -219,7 +223,13 @@ mod tests {
         }
         h.ack(4);
         let t = h.declare_lost_before(ms(25));
-        assert_eq!(t, Tally { packets: 3, bytes: 300 });
+        assert_eq!(
+            t,
+            Tally {
+                packets: 3,
+                bytes: 300
+            }
+        );
         assert_eq!(h.oldest_in_flight(), Some(ms(30)));
         assert_eq!(h.in_flight_bytes(), 100);
     }

@@ -264,19 +264,39 @@ impl Sender {
             reason: reason.to_owned(),
         };
         if self.streams.len() >= MAX_STREAMS {
-            return Err(bad("streams", self.streams.len().to_string(), "at most 64 streams"));
+            return Err(bad(
+                "streams",
+                self.streams.len().to_string(),
+                "at most 64 streams",
+            ));
         }
         if self.streams.iter().any(|s| s.config.ssrc == config.ssrc) {
-            return Err(bad("ssrc", config.ssrc.to_string(), "already used by another stream"));
+            return Err(bad(
+                "ssrc",
+                config.ssrc.to_string(),
+                "already used by another stream",
+            ));
         }
         if !(config.priority.is_finite() && config.priority > 0.0) {
-            return Err(bad("priority", config.priority.to_string(), "must be finite and > 0"));
+            return Err(bad(
+                "priority",
+                config.priority.to_string(),
+                "must be finite and > 0",
+            ));
         }
         if !(config.max_bitrate.bps().is_finite() && config.max_bitrate.bps() > 0.0) {
-            return Err(bad("max_bitrate", config.max_bitrate.to_string(), "must be finite and > 0"));
+            return Err(bad(
+                "max_bitrate",
+                config.max_bitrate.to_string(),
+                "must be finite and > 0",
+            ));
         }
         if config.min_bitrate > config.max_bitrate {
-            return Err(bad("min_bitrate", config.min_bitrate.to_string(), "must not exceed max_bitrate"));
+            return Err(bad(
+                "min_bitrate",
+                config.min_bitrate.to_string(),
+                "must not exceed max_bitrate",
+            ));
         }
         let id = StreamId(u32::try_from(self.streams.len()).unwrap_or(u32::MAX));
         self.streams.push(Stream::new(config, initial_seq));
@@ -302,7 +322,8 @@ impl Sender {
         let frame_index = s.on_frame(now, frame.size_bytes);
         let was_empty = s.queue.is_empty();
         let before = s.queue.bytes();
-        s.queue.push_frame(now, frame_index, frame.size_bytes, mss, overhead);
+        s.queue
+            .push_frame(now, frame_index, frame.size_bytes, mss, overhead);
         let added = s.queue.bytes() - before;
         if was_empty && !s.queue.is_empty() {
             scheduler::on_backlogged(&mut self.streams, idx);
@@ -463,7 +484,9 @@ impl Sender {
             feedback_ignored: self.counters.feedback_ignored,
             target_bitrate: self.total_target(),
             pacing_rate: self.pacing_rate,
-            window_headroom: self.algorithm.headroom(&self.config, self.delay.steadiness()),
+            window_headroom: self
+                .algorithm
+                .headroom(&self.config, self.delay.steadiness()),
             streams: self
                 .streams
                 .iter()

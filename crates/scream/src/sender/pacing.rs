@@ -38,7 +38,8 @@ pub(crate) fn pacing_rate(cfg: &SenderConfig, input: PacingInput) -> Bitrate {
     if max > 0.0 && cfg.relaxed_pacing_max_factor > 1.0 {
         let nominal = input.total_target.bps() / max;
         if nominal > RELAXED_PACING_LOW {
-            let s = ((nominal - RELAXED_PACING_LOW) / (RELAXED_PACING_HIGH - RELAXED_PACING_LOW)).min(1.0);
+            let s = ((nominal - RELAXED_PACING_LOW) / (RELAXED_PACING_HIGH - RELAXED_PACING_LOW))
+                .min(1.0);
             let divisor = (1.0 - s).clamp(1.0 / cfg.relaxed_pacing_max_factor, 1.0);
             rate = rate.scale(1.0 / divisor);
         }

@@ -67,9 +67,9 @@ impl RtpQueue {
 
     /// Age of the oldest packet; zero when empty.
     pub(crate) fn delay(&self, now: Instant) -> Duration {
-        self.packets
-            .front()
-            .map_or(Duration::ZERO, |p| now.saturating_duration_since(p.enqueued_at))
+        self.packets.front().map_or(Duration::ZERO, |p| {
+            now.saturating_duration_since(p.enqueued_at)
+        })
     }
 
     /// When the oldest packet entered, if any.
@@ -108,8 +108,13 @@ mod tests {
         q.push_frame(Instant::from_millis(1), 7, 2500, 1000, 12);
         assert_eq!(q.len(), 3);
         assert_eq!(q.bytes(), 2500 + 3 * 12);
-        let sizes: Vec<_> = std::iter::from_fn(|| q.pop()).map(|p| (p.size_bytes, p.marker, p.frame_index)).collect();
-        assert_eq!(sizes, vec![(1012, false, 7), (1012, false, 7), (512, true, 7)]);
+        let sizes: Vec<_> = std::iter::from_fn(|| q.pop())
+            .map(|p| (p.size_bytes, p.marker, p.frame_index))
+            .collect();
+        assert_eq!(
+            sizes,
+            vec![(1012, false, 7), (1012, false, 7), (512, true, 7)]
+        );
         assert_eq!(q.bytes(), 0);
     }
 

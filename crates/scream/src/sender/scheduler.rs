@@ -71,7 +71,8 @@ pub(crate) fn allocate(total: Bitrate, streams: &mut [Stream]) {
         }
         for (i, s) in streams.iter_mut().enumerate() {
             if !is_set(saturated, i) {
-                s.rate_share = s.rate_share + Bitrate::from_bps(left * s.config.priority / prio_sum);
+                s.rate_share =
+                    s.rate_share + Bitrate::from_bps(left * s.config.priority / prio_sum);
             }
         }
         left = 0.0;

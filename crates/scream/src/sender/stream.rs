@@ -78,7 +78,8 @@ impl Stream {
         if let Some(prev) = self.last_frame_at {
             let dt = now.saturating_duration_since(prev).as_secs_f64();
             if dt > 0.0 {
-                self.frame_period = FRAME_PERIOD_G * dt + (1.0 - FRAME_PERIOD_G) * self.frame_period;
+                self.frame_period =
+                    FRAME_PERIOD_G * dt + (1.0 - FRAME_PERIOD_G) * self.frame_period;
             }
         }
         self.last_frame_at = Some(now);

@@ -19,7 +19,12 @@ const SMALL_WINDOW_MAX_CUT: f64 = 0.2;
 
 /// `8 · ref_wnd / s_rtt`, scaled down for small windows, for frame-size variation and
 /// for per-packet overhead.
-pub(crate) fn total_target(cfg: &SenderConfig, ref_wnd_bytes: u64, srtt: Duration, mss: u64) -> Bitrate {
+pub(crate) fn total_target(
+    cfg: &SenderConfig,
+    ref_wnd_bytes: u64,
+    srtt: Duration,
+    mss: u64,
+) -> Bitrate {
     let rtt = (srtt + SRTT_PAD).clamp(SRTT_MIN, SRTT_MAX);
     let (wnd, mss) = (ref_wnd_bytes.max(1) as f64, mss.max(1) as f64);
     let mut bps = 8.0 * wnd / rtt.as_secs_f64();

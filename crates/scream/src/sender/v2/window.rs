@@ -38,7 +38,8 @@ const LONG_UNCONGESTED_BACKOFF: f64 = 0.25;
 /// delay varies, up to `ref_wnd_overhead_max` when it is steady (reference adaptive
 /// window headroom; the draft multiplies by `rel_framesize_high` instead).
 pub(crate) fn headroom(cfg: &SenderConfig, steadiness: f64) -> f64 {
-    cfg.ref_wnd_overhead + (cfg.ref_wnd_overhead_max - cfg.ref_wnd_overhead) * steadiness.clamp(0.0, 1.0)
+    cfg.ref_wnd_overhead
+        + (cfg.ref_wnd_overhead_max - cfg.ref_wnd_overhead) * steadiness.clamp(0.0, 1.0)
 }
 
 /// Reference window state.
@@ -177,7 +178,13 @@ impl RefWindow {
         denom > 0.0 && self.l4s_alpha >= 2.0 * mss_bits / denom
     }
 
-    fn update_l4s_alpha(&mut self, cfg: &SenderConfig, ack: &AckSummary, now: Instant, srtt: Duration) {
+    fn update_l4s_alpha(
+        &mut self,
+        cfg: &SenderConfig,
+        ack: &AckSummary,
+        now: Instant,
+        srtt: Duration,
+    ) {
         if cfg.ecn != EcnMode::L4s {
             self.l4s_alpha = 0.0;
             return;
@@ -198,7 +205,14 @@ impl RefWindow {
     }
 
     /// Draft §4.2.1 reference window increase.
-    fn increase(&mut self, cfg: &SenderConfig, ack: &AckSummary, m: &Measurements, srtt: Duration, mss: f64) {
+    fn increase(
+        &mut self,
+        cfg: &SenderConfig,
+        ack: &AckSummary,
+        m: &Measurements,
+        srtt: Duration,
+        mss: f64,
+    ) {
         let now = m.now;
         let ratio = mss / self.ref_wnd;
         let mut increment = ack.bytes_acked.saturating_sub(ack.bytes_acked_ce) as f64 * ratio;
@@ -232,7 +246,8 @@ impl RefWindow {
 
         // Grow only while the window is in use: bytes in flight recently reached a
         // good part of it (BYTES_IN_FLIGHT_HEAD_ROOM), and the streams can use more.
-        let max_allowed = mss + self.max_bif.max(self.max_bif_prev) as f64 * cfg.bytes_in_flight_head_room;
+        let max_allowed =
+            mss + self.max_bif.max(self.max_bif_prev) as f64 * cfg.bytes_in_flight_head_room;
         let grown = self.ref_wnd + increment;
         if increment > 0.0 && grown <= max_allowed && m.total_target < m.total_max {
             self.ref_wnd = grown;
@@ -264,7 +279,13 @@ impl RefWindow {
         if m.total_target.bps() <= m.total_max.bps() * NEAR_MAX_RATE {
             return;
         }
-        let hist = self.bif_hist.iter().copied().max().unwrap_or(0).max(self.max_bif) as f64;
+        let hist = self
+            .bif_hist
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0)
+            .max(self.max_bif) as f64;
         let at_max = cfg.packet_pacing_headroom
             * m.total_max.bytes_per_sec()
             * (srtt + Duration::from_millis(1)).as_secs_f64();
