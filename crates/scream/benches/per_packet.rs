@@ -1,4 +1,5 @@
-//! Per-packet cost of the sender: `poll_transmit` and `on_feedback` with 64 reports.
+//! Per-packet cost of the state machines: sender `poll_transmit` and `on_feedback` with
+//! 64 reports, receiver `on_packet` (and its share of `poll_feedback`).
 //! A plain timing loop (`cargo bench -p scream --bench per_packet`); prints ns/op.
 
 #![expect(clippy::print_stdout, reason = "a benchmark reports on stdout")]
@@ -8,6 +9,7 @@
     reason = "a benchmark measures real elapsed time"
 )]
 
+use scream::receiver::{ReceivedPacket, Receiver, ReceiverConfig};
 use scream::sender::{MediaFrame, Sender, SenderConfig, SentPacket, StreamConfig, Transmit};
 use scream::{
     Bitrate, Duration, Ecn, Feedback, Instant, PacketReport, PacketStatus, RemoteInstant,
@@ -85,5 +87,34 @@ fn main() {
         "on_feedback ({PER_ROUND} reports): {:.0} ns/feedback, {:.1} ns/report ({fb_ops} feedbacks)",
         fb_ns as f64 / fb_ops.max(1) as f64,
         fb_ns as f64 / (fb_ops.max(1) * PER_ROUND as u64) as f64
+    );
+    bench_receiver();
+}
+
+/// Receiver cost per packet: `on_packet` alone, and `on_packet` plus the `poll_feedback`
+/// calls a real loop makes (one report of 64 entries every 16 packets).
+fn bench_receiver() {
+    const PACKETS: u64 = 2_000_000;
+    let mut rx = Receiver::new(ReceiverConfig::default()).expect("valid");
+    let mut reports = 0u64;
+    let start = WallClock::now();
+    for i in 0..PACKETS {
+        let now = Instant::from_micros(i * 100);
+        let packet = ReceivedPacket {
+            ssrc: 7,
+            seq: i as u16,
+            size_bytes: 1200,
+            ecn: Ecn::Ect1,
+            marker: i % 8 == 7,
+        };
+        rx.on_packet(now, black_box(packet));
+        if let Some(fb) = rx.poll_feedback(now) {
+            reports += black_box(fb).reports.len() as u64;
+        }
+    }
+    let ns = start.elapsed().as_nanos() as f64;
+    println!(
+        "receiver on_packet + poll_feedback: {:.0} ns/packet ({PACKETS} packets, {reports} report entries)",
+        ns / PACKETS as f64
     );
 }
