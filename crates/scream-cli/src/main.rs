@@ -1,5 +1,10 @@
 //! The `scream` command line.
 
+mod bench;
+mod progress;
+mod scenarios;
+mod sim;
+
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
@@ -11,13 +16,45 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Placeholder until the subcommands land.
-    Version,
+    /// Run a simulation scenario and write summary.json, timeseries.csv and plots.
+    Sim(sim::SimArgs),
+    /// List the built-in scenarios.
+    Scenarios,
+    /// Measure simulator speed (simulated seconds and packets per wall-clock second).
+    Bench,
 }
 
 fn main() {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Version => {}
+    let result = match cli.command {
+        Command::Sim(args) => sim::main(&args),
+        Command::Scenarios => Ok(scenarios::listing()),
+        Command::Bench => bench::main(),
+    };
+    report(result);
+}
+
+/// Prints a command's output, or its error as one line on stderr with exit status 1.
+fn report(result: Result<String, String>) {
+    use std::io::Write;
+    match result {
+        Ok(text) => {
+            // A closed stdout (e.g. piped into `head`) is not an error worth reporting.
+            let _ = std::io::stdout().write_all(text.as_bytes());
+        }
+        Err(message) => {
+            let _ = writeln!(std::io::stderr(), "error: {message}");
+            std::process::exit(1);
+        }
     }
+}
+
+/// Parses `--set KEY=VALUE` arguments.
+fn parse_overrides(args: &[String]) -> Result<Vec<scream_sim::scenario::load::Override>, String> {
+    args.iter()
+        .map(|a| {
+            a.parse()
+                .map_err(|e: scream_sim::scenario::load::ScenarioError| e.to_string())
+        })
+        .collect()
 }

@@ -1,9 +1,9 @@
 //! Adapters to parts of the `scream` API that are still being completed.
 //!
-//! TRANSITIONAL: every item here bridges a gap in the current `scream` API (RFC 8888
-//! codec functions, `SenderConfig::set_param`, the `rate_acked` / `rtp_queue_delay`
-//! statistics). When those land, the bodies switch to the real calls and the fallbacks
-//! below are deleted; callers do not change.
+//! TRANSITIONAL: [`encode`] and [`decode`] bridge the RFC 8888 codec functions
+//! (`scream::wire::ccfb::{encode_feedback, decode_feedback}`) that are not in the
+//! `scream` API yet; until they are, the report is handed over as is (its RFC 8888 size
+//! still loads the return path). When they land, only these two bodies change.
 
 use scream::sender::{SenderConfig, SenderStats};
 use scream::{Bitrate, Duration, Feedback};
@@ -51,21 +51,9 @@ pub fn decode(msg: FeedbackMsg) -> Option<Feedback> {
     }
 }
 
-/// Sets one `SenderConfig` field by name. TRANSITIONAL: handles the fields the current
-/// `SenderConfig` has until `SenderConfig::set_param` exists.
+/// Sets one `SenderConfig` field by name (Duration in seconds, Bitrate in bit/s).
 pub fn set_param(cfg: &mut SenderConfig, name: &str, value: f64) -> Result<(), String> {
-    match name {
-        "mss_bytes" if value >= 1.0 && value <= f64::from(u32::MAX) => {
-            cfg.mss_bytes = value.round() as u32;
-            Ok(())
-        }
-        "max_rtp_queue_delay" if value.is_finite() && value >= 0.0 => {
-            cfg.max_rtp_queue_delay = Duration::from_secs_f64(value);
-            Ok(())
-        }
-        "mss_bytes" | "max_rtp_queue_delay" => Err(format!("value {value} out of range")),
-        _ => Err("no sender parameter of this name".to_owned()),
-    }
+    cfg.set_param(name, value).map_err(|e| e.to_string())
 }
 
 /// Statistics the samples read from the sender.
@@ -79,27 +67,24 @@ pub struct SenderView {
     pub srtt: Duration,
     /// The sender's queue-delay estimate.
     pub queue_delay: Duration,
-    /// Acknowledged rate (`None`: not reported by this sender version).
-    pub rate_acked: Option<Bitrate>,
+    /// Acknowledged rate.
+    pub rate_acked: Bitrate,
     /// Target of stream 0.
     pub target_bitrate: Bitrate,
     /// RTP queue delay of stream 0.
     pub rtp_queue_delay: Duration,
 }
 
-/// Reads the fields the samples need. TRANSITIONAL: `rate_acked` and
-/// `rtp_queue_delay` are not in `SenderStats` yet.
+/// Reads the fields the samples need.
 pub fn sender_view(s: &SenderStats) -> SenderView {
+    let stream = s.streams.first();
     SenderView {
         ref_window_bytes: s.ref_window_bytes,
         bytes_in_flight: s.bytes_in_flight,
         srtt: s.srtt,
         queue_delay: s.queue_delay,
-        rate_acked: None,
-        target_bitrate: s
-            .streams
-            .first()
-            .map_or(Bitrate::ZERO, |st| st.target_bitrate),
-        rtp_queue_delay: Duration::ZERO,
+        rate_acked: s.rate_acked,
+        target_bitrate: stream.map_or(Bitrate::ZERO, |st| st.target_bitrate),
+        rtp_queue_delay: stream.map_or(Duration::ZERO, |st| st.rtp_queue_delay),
     }
 }

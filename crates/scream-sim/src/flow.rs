@@ -200,7 +200,12 @@ impl Flow {
                 let receiver = Receiver::new(ReceiverConfig {
                     packets_per_report: cfg.packets_per_report,
                     max_report_interval: Duration::from_secs_f64(cfg.max_report_interval_ms * 1e-3),
-                });
+                    ..ReceiverConfig::default()
+                })
+                .map_err(|e| SimError::Param {
+                    key: format!("{key}.packets_per_report"),
+                    reason: e.to_string(),
+                })?;
                 Controller::Scream(Box::new(ScreamEndpoints {
                     sender,
                     receiver,

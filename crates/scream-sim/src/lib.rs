@@ -16,6 +16,7 @@ pub mod metrics;
 pub mod output;
 pub mod packet;
 pub mod path;
+pub mod plot;
 pub mod queue;
 pub mod report;
 pub mod rng;

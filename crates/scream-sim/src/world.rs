@@ -455,14 +455,14 @@ impl World {
             if let Controller::Scream(ep) = &flow.controller {
                 let v = compat::sender_view(&ep.sender.stats());
                 row.target_mbps = v.target_bitrate.mbps();
-                // Without a sender-side acked rate, the rate received in the period.
-                row.acked_mbps = v.rate_acked.unwrap_or(rx_rate).mbps();
+                row.acked_mbps = v.rate_acked.mbps();
                 row.ref_window_bytes = v.ref_window_bytes as f64;
                 row.bytes_in_flight = v.bytes_in_flight as f64;
                 row.srtt_ms = v.srtt.as_secs_f64() * 1e3;
                 row.est_queue_delay_ms = v.queue_delay.as_secs_f64() * 1e3;
                 row.rtp_queue_delay_ms = v.rtp_queue_delay.as_secs_f64() * 1e3;
             } else {
+                // Without feedback, the rate that reached the receiver in the period.
                 row.acked_mbps = rx_rate.mbps();
             }
             self.samples.push(row);

@@ -16,3 +16,8 @@ pub use ecn::Ecn;
 pub use feedback::{Feedback, PacketReport, PacketStatus};
 pub use time::{Duration, Instant, RemoteInstant};
 pub use units::Bitrate;
+
+/// The README's library example is compiled and run as a doctest, so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;

@@ -1,5 +1,8 @@
-//! Scenarios: the data model and its validation.
+//! Scenario descriptions: the TOML data model, its validation, its loader and the
+//! built-in scenarios.
 
+pub mod builtin;
+pub mod load;
 pub mod model;
 pub mod validate;
 

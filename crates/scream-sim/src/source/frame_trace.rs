@@ -11,15 +11,13 @@ pub enum BuiltinTrace {
     File(PathBuf),
 }
 
-/// Resolves a built-in frame trace name (without the `builtin:` prefix). The shipped
-/// traces live in the repository's `assets/video/`; until a trace is bundled there, the
-/// shared data directory next to the checkout provides it.
+/// Resolves a built-in frame trace name (without the `builtin:` prefix) to the trace
+/// bundled from the repository's `assets/video/`.
 pub fn builtin_frame_trace(name: &str) -> Option<BuiltinTrace> {
     match name {
-        "trace_no_key" => Some(BuiltinTrace::File(PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/video/trace_no_key.txt"
-        )))),
+        "trace_no_key" => Some(BuiltinTrace::Text(include_str!(
+            "../../../../assets/video/trace_no_key.txt"
+        ))),
         _ => None,
     }
 }

@@ -49,7 +49,13 @@ fn apply(action: LinkAction, tx: &mut Option<Instant>, wake: &mut Option<Instant
 }
 
 /// Feeds `link` one packet of `size` bytes with `ecn` every `gap` until `until`.
-pub(crate) fn run_periodic(link: &mut Link, gap: Duration, size: u32, ecn: Ecn, until: Instant) -> Trace {
+pub(crate) fn run_periodic(
+    link: &mut Link,
+    gap: Duration,
+    size: u32,
+    ecn: Ecn,
+    until: Instant,
+) -> Trace {
     let mut trace = Trace::default();
     let mut next_arrival = Instant::ZERO;
     let mut tx: Option<Instant> = None;

@@ -1,20 +1,30 @@
 //! The SCReAM receiver: per-SSRC reception history and feedback cadence.
 //!
-//! PLACEHOLDER: the receiver implementation replaces this file's bodies; the public
-//! signatures below are the contract the simulator and CLI build on.
-//!
 //! # Call order
 //!
 //! ```text
-//! inputs : on_packet(now, ReceivedPacket)      -> updates the reception history
-//!          handle_timeout(now)
-//! outputs: poll_feedback(now) -> Option<Feedback>
-//!          poll_timeout()     -> when a report will be due if nothing else arrives
+//! inputs : on_packet(now, ReceivedPacket)  -> updates the reception history
+//! outputs: poll_feedback(now)              -> Some(report) when one is due
+//!          poll_timeout()                  -> when a report falls due if nothing arrives
 //! ```
+//!
+//! After each `on_packet`, and when `poll_timeout()` is reached, call `poll_feedback`
+//! until it returns `None`. A report is due when `packets_per_report` packets arrived
+//! since the last one, when a packet carries the RTP marker bit (end of a frame), or
+//! when `max_report_interval` passed since the last report and something new arrived.
+//! Each report covers the last `report_window` sequence numbers of every stream that
+//! received something since the previous report, so a lost report is repaired by the
+//! next one as long as fewer than `report_window` packets arrive in between.
+//!
+//! Arrival times in reports are this receiver's `now` values, expressed as
+//! [`RemoteInstant`](crate::time::RemoteInstant) for the sender.
+
+mod history;
 
 use crate::ecn::Ecn;
 use crate::feedback::Feedback;
-use crate::time::{Duration, Instant};
+use crate::time::{Duration, Instant, RemoteInstant};
+use history::{Recorded, SsrcHistory};
 
 /// An RTP packet as seen by the receiver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,7 +33,7 @@ pub struct ReceivedPacket {
     pub ssrc: u32,
     /// RTP sequence number.
     pub seq: u16,
-    /// Size in bytes (informational).
+    /// Size in bytes (counted in stats only).
     pub size_bytes: u32,
     /// ECN codepoint from the IP header.
     pub ecn: Ecn,
@@ -34,10 +44,17 @@ pub struct ReceivedPacket {
 /// Receiver parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReceiverConfig {
-    /// A report is due once this many packets arrived since the last one.
+    /// A report is due once this many packets arrived since the last one. Default 16
+    /// (the Ericsson reference's cadence). Range 1..=`report_window`.
     pub packets_per_report: u32,
-    /// A report is due this long after the last one if anything new arrived.
+    /// A report is due this long after the last one if anything new arrived. Default
+    /// 40 ms. Must be > 0.
     pub max_report_interval: Duration,
+    /// Sequence numbers covered by each report, per stream. Default 64 (as the Ericsson
+    /// reference). Range 1..=16384 (RFC 8888 §3.1 caps `num_reports` at 16384).
+    pub report_window: u16,
+    /// Whether the RTP marker bit (last packet of a frame) triggers a report. Default on.
+    pub report_on_marker: bool,
 }
 
 impl Default for ReceiverConfig {
@@ -45,34 +62,184 @@ impl Default for ReceiverConfig {
         Self {
             packets_per_report: 16,
             max_report_interval: Duration::from_millis(40),
+            report_window: 64,
+            report_on_marker: true,
         }
     }
 }
 
+/// RFC 8888 §3.1: at most 16384 reports per block.
+pub const MAX_REPORT_WINDOW: u16 = 16384;
+
+/// An invalid receiver parameter.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("invalid receiver `{field}`: {reason}")]
+pub struct ReceiverConfigError {
+    /// Name of the offending field.
+    pub field: &'static str,
+    /// Allowed range.
+    pub reason: &'static str,
+}
+
+impl ReceiverConfig {
+    /// Checks every field against its allowed range.
+    pub fn validate(&self) -> Result<(), ReceiverConfigError> {
+        if self.report_window == 0 || self.report_window > MAX_REPORT_WINDOW {
+            return Err(ReceiverConfigError {
+                field: "report_window",
+                reason: "must be in 1..=16384 (RFC 8888 §3.1)",
+            });
+        }
+        if self.packets_per_report == 0 || self.packets_per_report > u32::from(self.report_window) {
+            return Err(ReceiverConfigError {
+                field: "packets_per_report",
+                reason: "must be in 1..=report_window, or reports would leave holes",
+            });
+        }
+        if self.max_report_interval.is_zero() {
+            return Err(ReceiverConfigError {
+                field: "max_report_interval",
+                reason: "must be > 0",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Counters kept by the receiver.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReceiverStats {
+    /// Packets accepted into the history.
+    pub packets_received: u64,
+    /// Bytes of accepted packets.
+    pub bytes_received: u64,
+    /// Packets whose sequence number had already arrived.
+    pub duplicates: u64,
+    /// Packets too old to be reported any more.
+    pub too_old: u64,
+    /// Times a stream's history was restarted after a sequence-number jump.
+    pub restarts: u64,
+    /// CE-marked packets accepted.
+    pub ce_marked: u64,
+    /// Reports produced.
+    pub reports: u64,
+}
+
+/// Consecutive too-old packets after which the sender is assumed to have restarted its
+/// sequence numbers (RFC 3550 §A.1 handles such jumps with a similar probation).
+const RESTART_AFTER_TOO_OLD: u32 = 16;
+
 /// A SCReAM receiver.
 #[derive(Debug)]
 pub struct Receiver {
-    _config: ReceiverConfig,
+    config: ReceiverConfig,
+    streams: Vec<SsrcHistory>,
+    /// Packets accepted since the last report (all streams).
+    unreported: u32,
+    marker_pending: bool,
+    last_report: Option<Instant>,
+    /// Arrival of the first unreported packet: the interval timer runs from here when
+    /// no report was sent yet.
+    first_unreported_at: Option<Instant>,
+    consecutive_too_old: u32,
+    stats: ReceiverStats,
 }
 
 impl Receiver {
-    /// A receiver with `config`.
-    pub fn new(config: ReceiverConfig) -> Self {
-        Self { _config: config }
+    /// A receiver with `config`, which must pass [`ReceiverConfig::validate`].
+    pub fn new(config: ReceiverConfig) -> Result<Self, ReceiverConfigError> {
+        config.validate()?;
+        Ok(Self {
+            config,
+            streams: Vec::new(),
+            unreported: 0,
+            marker_pending: false,
+            last_report: None,
+            first_unreported_at: None,
+            consecutive_too_old: 0,
+            stats: ReceiverStats::default(),
+        })
     }
 
     /// A media packet arrived at `now` (receiver clock).
-    pub fn on_packet(&mut self, _now: Instant, _packet: ReceivedPacket) {
-        todo!()
+    pub fn on_packet(&mut self, now: Instant, packet: ReceivedPacket) {
+        let window = usize::from(self.config.report_window);
+        let idx = match self.streams.iter().position(|s| s.ssrc == packet.ssrc) {
+            Some(i) => i,
+            None => {
+                self.streams
+                    .push(SsrcHistory::new(packet.ssrc, window, packet.seq));
+                self.streams.len() - 1
+            }
+        };
+        let mut outcome = self.streams[idx].record(now, packet.seq, packet.ecn);
+        if outcome == Recorded::TooOld {
+            self.consecutive_too_old += 1;
+            if self.consecutive_too_old >= RESTART_AFTER_TOO_OLD {
+                self.stats.restarts += 1;
+                self.streams[idx] = SsrcHistory::new(packet.ssrc, window, packet.seq);
+                outcome = self.streams[idx].record(now, packet.seq, packet.ecn);
+            }
+        }
+        match outcome {
+            Recorded::New => {
+                self.consecutive_too_old = 0;
+                self.stats.packets_received += 1;
+                self.stats.bytes_received += u64::from(packet.size_bytes);
+                if packet.ecn == Ecn::Ce {
+                    self.stats.ce_marked += 1;
+                }
+                self.unreported += 1;
+                self.first_unreported_at.get_or_insert(now);
+                if packet.marker && self.config.report_on_marker {
+                    self.marker_pending = true;
+                }
+            }
+            Recorded::Duplicate => self.stats.duplicates += 1,
+            Recorded::TooOld => self.stats.too_old += 1,
+        }
     }
 
     /// The next feedback report, if one is due at `now`.
-    pub fn poll_feedback(&mut self, _now: Instant) -> Option<Feedback> {
-        todo!()
+    pub fn poll_feedback(&mut self, now: Instant) -> Option<Feedback> {
+        if !self.report_due(now) {
+            return None;
+        }
+        let mut feedback = Feedback {
+            report_time: RemoteInstant::from_nanos(now.as_nanos()),
+            reports: vec![],
+        };
+        for stream in self.streams.iter_mut().filter(|s| s.unreported > 0) {
+            stream.report_into(&mut feedback.reports);
+            stream.unreported = 0;
+        }
+        self.unreported = 0;
+        self.marker_pending = false;
+        self.first_unreported_at = None;
+        self.last_report = Some(now);
+        self.stats.reports += 1;
+        Some(feedback)
     }
 
-    /// When the next report falls due if no packet arrives.
+    /// When the next report falls due if no packet arrives; `None` when nothing is
+    /// waiting to be reported.
     pub fn poll_timeout(&self) -> Option<Instant> {
-        todo!()
+        if self.unreported == 0 {
+            return None;
+        }
+        if self.marker_pending || self.unreported >= self.config.packets_per_report {
+            return self.first_unreported_at;
+        }
+        let since = self.last_report.or(self.first_unreported_at)?;
+        Some(since + self.config.max_report_interval)
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> ReceiverStats {
+        self.stats
+    }
+
+    fn report_due(&self, now: Instant) -> bool {
+        self.poll_timeout().is_some_and(|due| due <= now)
     }
 }

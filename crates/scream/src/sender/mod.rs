@@ -1,6 +1,11 @@
 //! The SCReAM sender: RTP queues, transmission control, congestion control and media
 //! rate control.
 //!
+//! Implements SCReAM V2 as specified in **draft-ietf-ccwg-rfc8298bis-screamv2-00**
+//! (May 2026). Where the draft leaves details open, the behaviour follows the Ericsson
+//! reference implementation (`ScreamV2Tx`), whose simulator results this crate is
+//! compared against.
+//!
 //! # Call order
 //!
 //! ```text
@@ -17,11 +22,47 @@
 //! `poll_event` until `None`; then sleep until the earlier of `poll_timeout()` and the
 //! `At` instant. `now` must never go backwards; a `now` earlier than the previous one
 //! is treated as equal to it.
+//!
+//! # Structure
+//!
+//! [`Sender`] owns what every SCReAM generation shares: streams and their RTP queues
+//! (`rtp_queue`), the sent-packet bookkeeping and loss detection (`in_flight`), delay
+//! estimation (`delay`), pacing (`pacing`) and the stream scheduler (`scheduler`). The
+//! generation-specific window and target logic sits in an enum (`v2::Algorithm`), so
+//! RFC 8298 and the 2014 draft can join as sibling variants.
+//!
+//! # Deviations from the draft, and why
+//!
+//! - **`MUL_INCREASE_FACTOR` defaults to 0.05** (draft: 0.02), the reference
+//!   simulator's value; with 0.02 the ramp-up is markedly slower than the reference's.
+//! - **Initial reference window 10 000 bytes** (draft: `MIN_REF_WND`), as in the
+//!   reference simulator, so the first target is near typical start bitrates.
+//! - **Send window headroom is adaptive** between `REF_WND_OVERHEAD` (1.5) and 3.0 by
+//!   the steadiness of the queue delay, plus one MSS, as in the reference; the draft
+//!   multiplies by `rel_framesize_high` instead. The frame-size histogram
+//!   (`rel_framesize_high`) is not kept: the reference's simulator disables it, and its
+//!   target bitrate uses the fixed margin `frame_size_margin` (1.1) instead.
+//! - **Virtual L4S uses `qdelay_avg`** both as trigger and as level (the draft's trigger
+//!   is the instantaneous qdelay), and each back-off is divided by
+//!   `max(1, s_rtt / VIRTUAL_RTT)` because up to that many back-offs fit in one RTT.
+//!   The same division applies to the L4S back-off (reference implementation).
+//! - **Bytes in flight** are the packets neither acknowledged nor declared lost (the
+//!   draft counts everything above the highest acknowledged sequence number);
+//!   `bytes_newly_acked` counts acknowledged bytes only (the draft also adds lost ones).
+//! - **Loss detection** uses a fixed time reordering window (`reorder_time`, 30 ms as in
+//!   the reference) in the manner of RFC 8985; the draft's adaptive window is not
+//!   implemented. Packets unresolved after `in_flight_timeout` leave the bytes in flight
+//!   as lost without a back-off, the counterpart of the reference's stall guard.
+//! - **The window cap at the maximum rate**, the adaptive growth restraint from the
+//!   queue-delay variation, relaxed and frame-size-adaptive pacing, the RTP-queue-driven
+//!   target reduction and the base delay refresh (halve the rate for a few RTTs, then
+//!   restart the base delay history, when the queue delay never gets near zero for
+//!   10 s) follow the reference; the draft mentions them without detail.
+//! - **Not implemented**: competing-flows compensation (adaptive qdelay target; the
+//!   reference disables it by default), clock drift compensation, MSS adaptation.
+//! - **Sequence numbers are assigned at transmission**, so a discarded RTP queue leaves
+//!   no gap that the receiver would report as loss.
 
-// PLACEHOLDER: the sender implementation replaces this file's bodies; the public
-// signatures below are the contract the simulator and CLI build on.
-
-use crate::feedback::Feedback;
 use crate::time::Instant;
 use crate::units::Bitrate;
 
@@ -113,67 +154,434 @@ pub enum Event {
     },
 }
 
+mod ack;
 mod config;
+mod delay;
+mod in_flight;
+mod pacing;
+mod rate_meter;
+mod rtp_queue;
+mod scheduler;
 mod stats;
+mod stream;
+mod v2;
+
+use std::collections::VecDeque;
 
 pub use config::{ConfigError, EcnMode, SenderConfig};
 pub use stats::{SenderStats, StreamStats};
 
+use delay::DelayEstimator;
+use pacing::{Pacer, PacingInput};
+use rate_meter::RateMeter;
+use stream::Stream;
+use v2::Algorithm;
+
+/// Most streams one sender serves.
+pub const MAX_STREAMS: usize = 64;
+
 /// A SCReAM sender (all streams sharing one congestion controller).
 #[derive(Debug)]
 pub struct Sender {
-    _config: SenderConfig,
+    config: SenderConfig,
+    streams: Vec<Stream>,
+    algorithm: Algorithm,
+    delay: DelayEstimator,
+    pacer: Pacer,
+    pacing_rate: Bitrate,
+    bytes_in_flight: u64,
+    /// Largest packet (accounted size) released so far; the draft's MSS.
+    largest_packet: u64,
+    events: VecDeque<Event>,
+    last_now: Instant,
+    have_feedback: bool,
+    last_report_time: Option<crate::time::RemoteInstant>,
+    newest_acked_sent_at: Option<Instant>,
+    counters: Counters,
+    rate_tx: RateMeter,
+    rate_acked: RateMeter,
+    rate_lost: RateMeter,
+    rate_ce: RateMeter,
+    rate_media: RateMeter,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct Counters {
+    packets_sent: u64,
+    packets_acked: u64,
+    packets_lost: u64,
+    packets_ce: u64,
+    feedback_ignored: u64,
 }
 
 impl Sender {
     /// A sender with `config`, which must pass [`SenderConfig::validate`].
     pub fn new(config: SenderConfig) -> Result<Self, ConfigError> {
         config.validate()?;
-        Ok(Self { _config: config })
+        Ok(Self {
+            algorithm: Algorithm::new_v2(&config),
+            delay: DelayEstimator::new(config.base_delay_window),
+            pacing_rate: config.rate_pace_min,
+            largest_packet: u64::from(config.mss_bytes + config.rtp_overhead_bytes),
+            config,
+            streams: Vec::new(),
+            pacer: Pacer::default(),
+            bytes_in_flight: 0,
+            events: VecDeque::new(),
+            last_now: Instant::ZERO,
+            have_feedback: false,
+            last_report_time: None,
+            newest_acked_sent_at: None,
+            counters: Counters::default(),
+            rate_tx: RateMeter::default(),
+            rate_acked: RateMeter::default(),
+            rate_lost: RateMeter::default(),
+            rate_ce: RateMeter::default(),
+            rate_media: RateMeter::default(),
+        })
     }
 
-    /// Adds a media stream; streams are served by priority.
-    pub fn add_stream(&mut self, _config: StreamConfig) -> Result<StreamId, ConfigError> {
-        todo!()
+    /// The configuration the sender runs with.
+    pub fn config(&self) -> &SenderConfig {
+        &self.config
     }
 
-    /// A frame was encoded: it enters the stream's RTP queue as MSS-sized packets.
-    pub fn on_media_frame(&mut self, _now: Instant, _stream: StreamId, _frame: MediaFrame) {
-        todo!()
+    /// Adds a media stream; its RTP sequence numbers start at 0.
+    pub fn add_stream(&mut self, config: StreamConfig) -> Result<StreamId, ConfigError> {
+        self.add_stream_with_initial_seq(config, 0)
     }
 
-    /// Feedback arrived from the receiver.
-    pub fn on_feedback(&mut self, _now: Instant, _feedback: &Feedback) {
-        todo!()
+    /// Adds a media stream whose first RTP sequence number is `initial_seq` (RFC 3550
+    /// recommends a random one; pass it from the caller's RNG).
+    pub fn add_stream_with_initial_seq(
+        &mut self,
+        config: StreamConfig,
+        initial_seq: u16,
+    ) -> Result<StreamId, ConfigError> {
+        let bad = |field: &'static str, value: String, reason: &str| ConfigError {
+            field,
+            value,
+            reason: reason.to_owned(),
+        };
+        if self.streams.len() >= MAX_STREAMS {
+            return Err(bad(
+                "streams",
+                self.streams.len().to_string(),
+                "at most 64 streams",
+            ));
+        }
+        if self.streams.iter().any(|s| s.config.ssrc == config.ssrc) {
+            return Err(bad(
+                "ssrc",
+                config.ssrc.to_string(),
+                "already used by another stream",
+            ));
+        }
+        if !(config.priority.is_finite() && config.priority > 0.0) {
+            return Err(bad(
+                "priority",
+                config.priority.to_string(),
+                "must be finite and > 0",
+            ));
+        }
+        if !(config.max_bitrate.bps().is_finite() && config.max_bitrate.bps() > 0.0) {
+            return Err(bad(
+                "max_bitrate",
+                config.max_bitrate.to_string(),
+                "must be finite and > 0",
+            ));
+        }
+        if config.min_bitrate > config.max_bitrate {
+            return Err(bad(
+                "min_bitrate",
+                config.min_bitrate.to_string(),
+                "must not exceed max_bitrate",
+            ));
+        }
+        let id = StreamId(u32::try_from(self.streams.len()).unwrap_or(u32::MAX));
+        self.streams.push(Stream::new(config, initial_seq));
+        self.update_pacing_rate();
+        Ok(id)
     }
 
-    /// Runs timers that are due at `now`.
-    pub fn handle_timeout(&mut self, _now: Instant) {
-        todo!()
+    fn clock(&mut self, now: Instant) -> Instant {
+        let now = now.max(self.last_now);
+        self.last_now = now;
+        now
+    }
+
+    /// A frame was encoded: it enters the stream's RTP queue as MSS-sized packets. An
+    /// unknown `stream` is ignored.
+    pub fn on_media_frame(&mut self, now: Instant, stream: StreamId, frame: MediaFrame) {
+        let now = self.clock(now);
+        let idx = stream.index();
+        let (mss, overhead) = (self.config.mss_bytes, self.config.rtp_overhead_bytes);
+        let Some(s) = self.streams.get_mut(idx) else {
+            return;
+        };
+        let frame_index = s.on_frame(now, frame.size_bytes);
+        let was_empty = s.queue.is_empty();
+        let before = s.queue.bytes();
+        s.queue
+            .push_frame(now, frame_index, frame.size_bytes, mss, overhead);
+        let added = s.queue.bytes() - before;
+        if was_empty && !s.queue.is_empty() {
+            scheduler::on_backlogged(&mut self.streams, idx);
+        }
+        self.rate_media.add(now, added);
+        self.check_queues(now);
+        if self.have_feedback {
+            self.update_targets();
+        } else {
+            self.update_pacing_rate();
+        }
+    }
+
+    /// Runs timers that are due at `now`: RTP queue discards and the in-flight timeout.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        let now = self.clock(now);
+        self.check_queues(now);
+        self.expire_in_flight(now);
+    }
+
+    fn check_queues(&mut self, now: Instant) {
+        let max = self.config.max_rtp_queue_delay;
+        for (i, s) in self.streams.iter_mut().enumerate() {
+            if s.check_discard(now, max) {
+                let stream = StreamId(u32::try_from(i).unwrap_or(u32::MAX));
+                push_event(&mut self.events, Event::KeyFrameRequest { stream });
+            }
+        }
+    }
+
+    fn expire_in_flight(&mut self, now: Instant) {
+        for s in &mut self.streams {
+            let t = s.sent.expire(now, self.config.in_flight_timeout);
+            if t.packets > 0 {
+                self.bytes_in_flight = self.bytes_in_flight.saturating_sub(t.bytes);
+                self.counters.packets_lost += t.packets;
+                self.rate_lost.add(now, t.bytes);
+            }
+        }
     }
 
     /// The next packet to send, or when to ask again.
-    pub fn poll_transmit(&mut self, _now: Instant) -> Transmit {
-        todo!()
+    pub fn poll_transmit(&mut self, now: Instant) -> Transmit {
+        let now = self.clock(now);
+        self.check_queues(now);
+        self.expire_in_flight(now);
+        let Some(idx) = scheduler::pick(&self.streams) else {
+            return Transmit::Idle;
+        };
+        let s = &self.streams[idx];
+        let Some(next) = s.queue.front() else {
+            return Transmit::Idle;
+        };
+        let size = u64::from(next.size_bytes);
+        // Draft §4.2.3 send window, with the exception that a packet may always leave
+        // when nothing is in flight (otherwise a packet larger than the window would
+        // never go).
+        let limit = self.algorithm.send_limit_bytes(
+            &self.config,
+            self.delay.steadiness(),
+            self.largest_packet,
+        );
+        if self.bytes_in_flight > 0 && self.bytes_in_flight + size > limit {
+            return Transmit::Idle;
+        }
+        if now < self.pacer.next_send() {
+            return Transmit::At(self.pacer.next_send());
+        }
+        let s = &mut self.streams[idx];
+        let Some(p) = s.queue.pop() else {
+            return Transmit::Idle;
+        };
+        let seq = s.sent.on_sent(now, p.size_bytes);
+        scheduler::on_served(s, p.size_bytes);
+        let packet = SentPacket {
+            stream: StreamId(u32::try_from(idx).unwrap_or(u32::MAX)),
+            ssrc: s.config.ssrc,
+            seq,
+            size_bytes: p.size_bytes,
+            marker: p.marker,
+            ecn: match self.config.ecn {
+                EcnMode::None => crate::Ecn::NotEct,
+                EcnMode::Classic => crate::Ecn::Ect0,
+                EcnMode::L4s => crate::Ecn::Ect1,
+            },
+            frame_enqueued_at: p.enqueued_at,
+            frame_index: p.frame_index,
+        };
+        self.bytes_in_flight += u64::from(p.size_bytes);
+        self.largest_packet = self.largest_packet.max(u64::from(p.size_bytes));
+        self.algorithm.on_sent(self.bytes_in_flight);
+        self.pacer.on_sent(now, p.size_bytes, self.pacing_rate);
+        self.counters.packets_sent += 1;
+        self.rate_tx.add(now, u64::from(p.size_bytes));
+        Transmit::Now(packet)
     }
 
-    /// The next instant at which [`Sender::handle_timeout`] must be called.
+    /// The next instant at which [`Sender::handle_timeout`] must be called: when an RTP
+    /// queue will be too old, or the oldest packet in flight times out.
     pub fn poll_timeout(&self) -> Option<Instant> {
-        todo!()
+        let max = self.config.max_rtp_queue_delay;
+        let timeout = self.config.in_flight_timeout;
+        self.streams
+            .iter()
+            .flat_map(|s| {
+                let discard = s.discard_deadline(max);
+                let expiry = s.sent.oldest_in_flight().map(|t| t + timeout);
+                [discard, expiry]
+            })
+            .flatten()
+            .min()
     }
 
     /// The next pending event.
     pub fn poll_event(&mut self) -> Option<Event> {
-        todo!()
+        self.events.pop_front()
     }
 
-    /// Current target bitrate of `stream`.
-    pub fn target_bitrate(&self, _stream: StreamId) -> Bitrate {
-        todo!()
+    /// Current target bitrate of `stream` (zero for an unknown stream).
+    pub fn target_bitrate(&self, stream: StreamId) -> Bitrate {
+        self.streams
+            .get(stream.index())
+            .map_or(Bitrate::ZERO, |s| s.target)
+    }
+
+    /// Bytes sent and neither acknowledged nor declared lost.
+    pub fn bytes_in_flight(&self) -> u64 {
+        self.bytes_in_flight
     }
 
     /// A snapshot of the sender's state for logging and plots.
     pub fn stats(&self) -> SenderStats {
-        todo!()
+        let now = self.last_now;
+        let mut rates = [
+            self.rate_tx.clone(),
+            self.rate_acked.clone(),
+            self.rate_lost.clone(),
+            self.rate_ce.clone(),
+        ];
+        for r in &mut rates {
+            r.advance(now);
+        }
+        SenderStats {
+            ref_window_bytes: self.algorithm.window_bytes(),
+            bytes_in_flight: self.bytes_in_flight,
+            srtt: self.delay.srtt(),
+            queue_delay: self.delay.queue_delay(),
+            queue_delay_avg: self.delay.qdelay_avg(),
+            l4s_alpha: self.algorithm.l4s_alpha(),
+            rate_transmitted: rates[0].rate(),
+            rate_acked: rates[1].rate(),
+            rate_lost: rates[2].rate(),
+            rate_ce: rates[3].rate(),
+            packets_sent: self.counters.packets_sent,
+            packets_acked: self.counters.packets_acked,
+            packets_lost: self.counters.packets_lost,
+            packets_ce: self.counters.packets_ce,
+            feedback_ignored: self.counters.feedback_ignored,
+            target_bitrate: self.total_target(),
+            pacing_rate: self.pacing_rate,
+            window_headroom: self
+                .algorithm
+                .headroom(&self.config, self.delay.steadiness()),
+            streams: self
+                .streams
+                .iter()
+                .map(|s| StreamStats {
+                    ssrc: s.config.ssrc,
+                    target_bitrate: s.target,
+                    rtp_queue_delay: s.queue.delay(now),
+                    rtp_queue_bytes: s.queue.bytes(),
+                    rtp_queue_packets: s.queue.len(),
+                    queue_discards: s.queue_discards,
+                })
+                .collect(),
+        }
+    }
+
+    fn total_target(&self) -> Bitrate {
+        self.streams
+            .iter()
+            .fold(Bitrate::ZERO, |acc, s| acc + s.target)
+    }
+
+    fn total_max(&self) -> Bitrate {
+        self.streams
+            .iter()
+            .fold(Bitrate::ZERO, |acc, s| acc + s.config.max_bitrate)
+    }
+
+    /// Media rate control: splits the window-derived total across streams by priority,
+    /// applies each stream's RTP-queue correction and limits, and announces changes.
+    fn update_targets(&mut self) {
+        let total = self
+            .algorithm
+            .total_target(&self.config, self.delay.srtt(), self.largest_packet)
+            .scale(self.delay.rate_factor());
+        scheduler::allocate(total, &mut self.streams);
+        let threshold = self.config.target_event_threshold;
+        for (i, s) in self.streams.iter_mut().enumerate() {
+            let share = s.rate_share.scale(1.0 / (1.0 + s.rate_adjust));
+            s.target = share.clamp(s.config.min_bitrate, s.config.max_bitrate);
+            let prev = s.announced.bps();
+            let changed = if prev > 0.0 {
+                ((s.target.bps() - prev) / prev).abs() > threshold
+            } else {
+                s.target.bps() > 0.0
+            };
+            if changed {
+                s.announced = s.target;
+                let stream = StreamId(u32::try_from(i).unwrap_or(u32::MAX));
+                push_event(
+                    &mut self.events,
+                    Event::TargetBitrate {
+                        stream,
+                        bitrate: s.target,
+                    },
+                );
+            }
+        }
+        self.update_pacing_rate();
+    }
+
+    fn update_pacing_rate(&mut self) {
+        let total_target = self.total_target();
+        let weighted: f64 = self
+            .streams
+            .iter()
+            .map(|s| s.frame_scale * s.target.bps())
+            .sum();
+        let frame_scale = if total_target.bps() > 0.0 {
+            weighted / total_target.bps()
+        } else {
+            1.0
+        };
+        self.pacing_rate = pacing::pacing_rate(
+            &self.config,
+            PacingInput {
+                total_target,
+                media_rate: self.rate_media.rate(),
+                total_max: self.total_max(),
+                frame_scale,
+            },
+        );
+    }
+}
+
+/// Queues `event`, replacing a pending one of the same kind for the same stream, so the
+/// queue stays bounded when the application drains it late.
+fn push_event(events: &mut VecDeque<Event>, event: Event) {
+    let same = |e: &Event| match (e, &event) {
+        (Event::TargetBitrate { stream: a, .. }, Event::TargetBitrate { stream: b, .. })
+        | (Event::KeyFrameRequest { stream: a }, Event::KeyFrameRequest { stream: b }) => a == b,
+        _ => false,
+    };
+    if let Some(slot) = events.iter_mut().find(|e| same(e)) {
+        *slot = event;
+    } else {
+        events.push_back(event);
     }
 }

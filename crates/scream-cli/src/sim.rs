@@ -1,0 +1,213 @@
+//! `scream sim`: run one scenario, write its outputs and plots, print a summary.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::progress::Progress;
+
+/// Arguments of `scream sim`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SimArgs {
+    /// Built-in scenario name (see `scream scenarios`) or path of a scenario .toml file.
+    #[arg(default_value = "default")]
+    scenario: String,
+    /// Override a scenario key: `--set link.capacity_mbps=5`, `--set flows.0.ecn=l4s`.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+    /// Random seed (default: the scenario's `seed`).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Output folder (default: out/<scenario name>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print summary.json to stdout instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Skip the PNG/SVG plots.
+    #[arg(long)]
+    no_plots: bool,
+}
+
+/// One run's results as the command needs them.
+#[derive(Debug)]
+pub(crate) struct Outcome {
+    /// summary.json as a JSON value (its documented keys are what the table reads).
+    pub(crate) summary: Value,
+    /// Folder the outputs went to.
+    pub(crate) out_dir: PathBuf,
+}
+
+pub(crate) fn main(args: &SimArgs) -> Result<String, String> {
+    let overrides = crate::parse_overrides(&args.set)?;
+    let mut progress = Progress::new("simulating");
+    let outcome = engine::simulate(
+        &args.scenario,
+        &overrides,
+        args.seed,
+        args.out.as_deref(),
+        !args.no_plots,
+        &mut |f| progress.update(f),
+    );
+    progress.finish();
+    let outcome = outcome?;
+    if args.json {
+        let mut text = serde_json::to_string_pretty(&outcome.summary).map_err(|e| e.to_string())?;
+        text.push('\n');
+        Ok(text)
+    } else {
+        Ok(table(&outcome.summary, &outcome.out_dir))
+    }
+}
+
+/// The default output folder of a scenario.
+#[expect(dead_code, reason = "used once the simulator core runs scenarios")]
+pub(crate) fn default_out_dir(scenario_name: &str) -> PathBuf {
+    Path::new("out").join(scenario_name)
+}
+
+/// The human-readable summary: one row per flow, one per link, then the output folder.
+pub(crate) fn table(summary: &Value, out_dir: &Path) -> String {
+    let num = |v: &Value, path: &[&str]| -> f64 {
+        path.iter()
+            .try_fold(v, |v, key| v.get(key))
+            .and_then(Value::as_f64)
+            .unwrap_or(f64::NAN)
+    };
+    let mut out = String::new();
+    let name = summary
+        .get("scenario")
+        .and_then(Value::as_str)
+        .unwrap_or("?");
+    out.push_str(&format!(
+        "scenario {name}  seed {}  {:.1} s simulated in {:.2} s\n\n",
+        summary.get("seed").and_then(Value::as_u64).unwrap_or(0),
+        num(summary, &["duration_s"]),
+        num(summary, &["wall_time_s"]),
+    ));
+    out.push_str(&format!(
+        "{:<12} {:>8} {:>8} {:>21} {:>8} {:>7} {:>9} {:>6} {:>6}\n",
+        "flow", "tput", "target", "queue delay", "est.qd", "sRTT", "frame p95", "loss", "CE"
+    ));
+    out.push_str(&format!(
+        "{:<12} {:>8} {:>8} {:>21} {:>8} {:>7} {:>9} {:>6} {:>6}\n",
+        "", "Mbit/s", "Mbit/s", "mean/p95/p99 ms", "mean ms", "mean ms", "ms", "%", "%"
+    ));
+    for flow in summary
+        .get("flows")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let qd = format!(
+            "{:.1}/{:.1}/{:.1}",
+            num(flow, &["queue_delay_ms", "mean"]),
+            num(flow, &["queue_delay_ms", "p95"]),
+            num(flow, &["queue_delay_ms", "p99"])
+        );
+        out.push_str(&format!(
+            "{:<12} {:>8.2} {:>8.2} {:>21} {:>8.1} {:>7.1} {:>9.1} {:>6.2} {:>6.2}\n",
+            flow.get("name").and_then(Value::as_str).unwrap_or("?"),
+            num(flow, &["throughput_mbps"]),
+            num(flow, &["target_bitrate_mbps", "mean"]),
+            qd,
+            num(flow, &["estimated_queue_delay_ms", "mean"]),
+            num(flow, &["srtt_ms", "mean"]),
+            num(flow, &["frame_delay_ms", "p95"]),
+            100.0 * num(flow, &["loss_ratio"]),
+            100.0 * num(flow, &["ce_ratio"]),
+        ));
+        if let Some(w) = flow.get("window") {
+            out.push_str(&format!(
+                "{:<12} {:>8.2} {:>8} {:>21}   ({:.0}-{:.0} s window)\n",
+                "",
+                num(w, &["throughput_mbps"]),
+                "",
+                format!(
+                    "{:.1}/{:.1}/{:.1}",
+                    num(w, &["queue_delay_ms", "mean"]),
+                    num(w, &["queue_delay_ms", "p95"]),
+                    num(w, &["queue_delay_ms", "p99"])
+                ),
+                num(w, &["from_s"]),
+                num(w, &["to_s"]),
+            ));
+        }
+    }
+    out.push('\n');
+    out.push_str(&format!(
+        "{:<12} {:>12} {:>12}\n",
+        "link", "capacity", "utilisation"
+    ));
+    for link in summary
+        .get("links")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        out.push_str(&format!(
+            "{:<12} {:>6.2} Mbit/s {:>11.1}%\n",
+            link.get("name").and_then(Value::as_str).unwrap_or("?"),
+            num(link, &["capacity_mean_mbps"]),
+            100.0 * num(link, &["utilization"]),
+        ));
+    }
+    out.push_str(&format!("\noutputs in {}\n", out_dir.display()));
+    out
+}
+
+/// The seam to the simulator core: load, run, write outputs and plots.
+pub(crate) mod engine {
+    use std::path::Path;
+
+    use scream_sim::scenario::load::{Override, load_named};
+
+    use super::Outcome;
+
+    /// Loads `scenario` with `overrides`, runs it and writes its outputs.
+    pub(crate) fn simulate(
+        scenario: &str,
+        overrides: &[Override],
+        seed: Option<u64>,
+        out: Option<&Path>,
+        plots: bool,
+        progress: &mut dyn FnMut(f64),
+    ) -> Result<Outcome, String> {
+        // Until the simulator core is part of the build, the scenario is still checked
+        // (so bad files and overrides are reported) but cannot be run.
+        let _: serde_json::Value = load_named(scenario, overrides).map_err(|e| e.to_string())?;
+        let _ = (seed, out, plots, progress);
+        Err("this build has no simulator core yet".to_owned())
+    }
+
+    /// Loads and runs a scenario without writing anything; returns summary.json's value.
+    pub(crate) fn run(scenario: &str, overrides: &[Override]) -> Result<serde_json::Value, String> {
+        let _: serde_json::Value = load_named(scenario, overrides).map_err(|e| e.to_string())?;
+        Err("this build has no simulator core yet".to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_shows_every_flow_and_link_with_units() {
+        let summary = serde_json::json!({
+            "scenario": "x", "seed": 3, "duration_s": 20.0, "wall_time_s": 0.5,
+            "links": [{"name": "bottleneck", "capacity_mean_mbps": 8.5, "utilization": 0.91}],
+            "flows": [{"name": "video", "throughput_mbps": 7.25,
+                "target_bitrate_mbps": {"mean": 7.5},
+                "queue_delay_ms": {"mean": 3.68, "p50": 3.0, "p95": 8.97, "p99": 11.0, "max": 20.0},
+                "estimated_queue_delay_ms": {"mean": 2.0}, "srtt_ms": {"mean": 55.0},
+                "frame_delay_ms": {"p95": 80.0}, "loss_ratio": 0.001, "ce_ratio": 0.05}]
+        });
+        let t = table(&summary, Path::new("out/x"));
+        assert!(t.contains("video"), "{t}");
+        assert!(t.contains("7.25"), "{t}");
+        assert!(t.contains("3.7/9.0/11.0"), "{t}");
+        assert!(t.contains("91.0%"), "{t}");
+        assert!(t.contains("Mbit/s"), "{t}");
+        assert!(t.contains("outputs in out/x"), "{t}");
+    }
+}

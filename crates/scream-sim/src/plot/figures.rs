@@ -1,0 +1,155 @@
+//! The four standard figures of a run, built from its samples.
+
+use plotters::style::RGBColor;
+
+use super::chart::{Figure, Line, Stroke};
+use super::decimate::min_max;
+use super::{PlotInput, Sample};
+
+/// Points per drawn line at most; a 100 s run sampled every 20 ms has 5000.
+const MAX_POINTS: usize = 2400;
+
+/// Colours by series kind (single flow) or by flow (several flows): the colour-blind-safe
+/// Okabe-Ito palette.
+const PALETTE: [RGBColor; 7] = [
+    RGBColor(0, 114, 178),   // blue
+    RGBColor(213, 94, 0),    // vermillion
+    RGBColor(0, 158, 115),   // bluish green
+    RGBColor(204, 121, 167), // reddish purple
+    RGBColor(230, 159, 0),   // orange
+    RGBColor(86, 180, 233),  // sky blue
+    RGBColor(120, 120, 120), // grey
+];
+const CAPACITY_COLOR: RGBColor = RGBColor(0, 0, 0);
+
+/// Reads one plotted quantity from a sample.
+type Column = fn(&Sample) -> f64;
+
+/// Samples split by flow.
+pub(super) struct Data<'a> {
+    scenario: &'a str,
+    flows: Vec<(String, Vec<&'a Sample>)>,
+    x_max_s: f64,
+}
+
+impl<'a> Data<'a> {
+    pub(super) fn new(input: &PlotInput<'a>) -> Self {
+        let count = input
+            .samples
+            .iter()
+            .map(|s| s.flow + 1)
+            .max()
+            .unwrap_or(0)
+            .max(input.flow_names.len());
+        let mut flows: Vec<(String, Vec<&Sample>)> = (0..count)
+            .map(|i| {
+                let name = input
+                    .flow_names
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| format!("flow {i}"));
+                (name, Vec::new())
+            })
+            .collect();
+        for s in input.samples {
+            if let Some((_, rows)) = flows.get_mut(s.flow) {
+                rows.push(s);
+            }
+        }
+        let x_max_s = input.samples.iter().map(|s| s.t_s).fold(0.0, f64::max);
+        Self {
+            scenario: input.scenario_name,
+            flows,
+            x_max_s,
+        }
+    }
+
+    fn figure(&self, what: &str, y_label: &str, lines: Vec<Line>) -> Figure {
+        Figure {
+            title: format!("{} — {what}", self.scenario),
+            y_label: y_label.to_owned(),
+            x_max_s: self.x_max_s,
+            lines,
+        }
+    }
+
+    /// One line per flow per series kind, each in its own colour; the first kind (the
+    /// headline series) is drawn thicker. Past the palette, lines repeat its colours
+    /// dashed.
+    fn per_flow(&self, kinds: &[(&str, Column)]) -> Vec<Line> {
+        let several = self.flows.len() > 1;
+        let mut lines = Vec::new();
+        for (name, rows) in &self.flows {
+            for (k, (kind, value)) in kinds.iter().enumerate() {
+                let points: Vec<(f64, f64)> = rows.iter().map(|s| (s.t_s, value(s))).collect();
+                let n = lines.len();
+                let stroke = if n >= PALETTE.len() {
+                    Stroke::Dashed
+                } else {
+                    Stroke::Solid(if k == 0 { 2 } else { 1 })
+                };
+                lines.push(Line {
+                    label: if several {
+                        format!("{name}: {kind}")
+                    } else {
+                        (*kind).to_owned()
+                    },
+                    points: min_max(&points, MAX_POINTS),
+                    color: PALETTE[n % PALETTE.len()],
+                    stroke,
+                });
+            }
+        }
+        lines
+    }
+
+    fn throughput(&self) -> Figure {
+        let mut lines = Vec::new();
+        if let Some((_, rows)) = self.flows.first() {
+            let points: Vec<(f64, f64)> = rows.iter().map(|s| (s.t_s, s.capacity_mbps)).collect();
+            lines.push(Line {
+                label: "link capacity".to_owned(),
+                points: min_max(&points, MAX_POINTS),
+                color: CAPACITY_COLOR,
+                stroke: Stroke::Solid(2),
+            });
+        }
+        lines.extend(self.per_flow(&[
+            ("throughput (acked)", |s| s.acked_mbps),
+            ("target bitrate", |s| s.target_mbps),
+        ]));
+        self.figure("throughput", "rate (Mbit/s)", lines)
+    }
+
+    fn delay(&self) -> Figure {
+        let lines = self.per_flow(&[
+            ("bottleneck sojourn", |s| s.sojourn_ms),
+            ("estimated queue delay", |s| s.est_queue_delay_ms),
+            ("RTP queue delay", |s| s.rtp_queue_delay_ms),
+        ]);
+        self.figure("queue delay", "delay (ms)", lines)
+    }
+
+    fn window(&self) -> Figure {
+        let lines = self.per_flow(&[
+            ("reference window", |s| s.ref_window_bytes / 1000.0),
+            ("bytes in flight", |s| s.bytes_in_flight / 1000.0),
+        ]);
+        self.figure("reference window", "size (kB)", lines)
+    }
+
+    fn rtt(&self) -> Figure {
+        let lines = self.per_flow(&[("smoothed RTT", |s| s.srtt_ms)]);
+        self.figure("smoothed RTT", "sRTT (ms)", lines)
+    }
+}
+
+/// Every figure with its file base name, in the order of [`super::PLOT_NAMES`].
+pub(super) fn all(data: &Data<'_>) -> [(&'static str, Figure); 4] {
+    [
+        ("throughput", data.throughput()),
+        ("delay", data.delay()),
+        ("window", data.window()),
+        ("rtt", data.rtt()),
+    ]
+}

@@ -1,0 +1,102 @@
+use super::*;
+
+/// A plausible single-flow run: capacity steps 20 -> 10 -> 20 Mbit/s, the target follows
+/// with a lag, delay spikes after the drop.
+pub(super) fn synthetic_samples(flows: usize, duration_s: f64) -> Vec<Sample> {
+    let mut samples = Vec::new();
+    let steps = (duration_s / 0.02) as usize;
+    for i in 0..steps {
+        let t = i as f64 * 0.02;
+        let capacity = if (47.74..95.48).contains(&t) {
+            10.0
+        } else {
+            20.0
+        };
+        for flow in 0..flows {
+            let share = capacity / flows as f64;
+            let wobble = (t * 3.0 + flow as f64).sin();
+            let target = (share * 0.9 + wobble * 0.5).min(1.0 + t * 5.0);
+            let after_drop = t - 47.74;
+            let spike = if (0.0..1.0).contains(&after_drop) {
+                40.0 * (1.0 - after_drop)
+            } else {
+                0.0
+            };
+            samples.push(Sample {
+                t_s: t,
+                flow,
+                target_mbps: target,
+                tx_mbps: target * 1.02,
+                acked_mbps: (target * 0.98 + wobble * 0.3).max(0.0),
+                ref_window_bytes: 12_000.0 + 3000.0 * wobble,
+                bytes_in_flight: 9_000.0 + 2500.0 * (t * 7.0).sin(),
+                srtt_ms: 4.0 + spike + 0.5 * wobble.abs(),
+                est_queue_delay_ms: spike * 0.9 + 0.3 * wobble.abs(),
+                sojourn_ms: spike + 2.0 * wobble.abs(),
+                rtp_queue_delay_ms: spike * 0.2,
+                frame_size_bytes: target * 1e6 / 8.0 / 50.0,
+                ce_count: i as u64 / 10,
+                loss_count: 0,
+                capacity_mbps: capacity,
+            });
+        }
+    }
+    samples
+}
+
+fn scratch_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("scream-plot-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir is writable");
+    dir
+}
+
+#[test]
+fn every_plot_is_written_as_png_and_svg_with_title_and_axis_units() {
+    let samples = synthetic_samples(1, 100.0);
+    let names = vec!["video".to_owned()];
+    let input = PlotInput {
+        scenario_name: "paper-step",
+        flow_names: &names,
+        samples: &samples,
+    };
+    let dir = scratch_dir("single");
+    let written = write_plots(&input, &dir).expect("plots render");
+    assert_eq!(written.len(), 2 * PLOT_NAMES.len());
+    for name in PLOT_NAMES {
+        let png = std::fs::read(dir.join(format!("{name}.png"))).expect("png written");
+        assert_eq!(&png[1..4], b"PNG", "{name}.png has a PNG signature");
+        let svg = std::fs::read_to_string(dir.join(format!("{name}.svg"))).expect("svg written");
+        assert!(svg.contains("paper-step"), "{name}.svg shows the scenario");
+        assert!(svg.contains("time (s)"), "{name}.svg labels the time axis");
+    }
+    let svg = std::fs::read_to_string(dir.join("throughput.svg")).expect("written");
+    assert!(svg.contains("Mbit/s") && svg.contains("link capacity"));
+}
+
+#[test]
+fn several_flows_get_their_names_in_the_legend() {
+    let samples = synthetic_samples(2, 30.0);
+    let names = vec!["video-1".to_owned(), "video-2".to_owned()];
+    let input = PlotInput {
+        scenario_name: "two-flows",
+        flow_names: &names,
+        samples: &samples,
+    };
+    let dir = scratch_dir("two");
+    write_plots(&input, &dir).expect("plots render");
+    let svg = std::fs::read_to_string(dir.join("delay.svg")).expect("written");
+    assert!(svg.contains("video-1: bottleneck sojourn"));
+    assert!(svg.contains("video-2: RTP queue delay"));
+}
+
+#[test]
+fn an_empty_run_still_renders() {
+    let input = PlotInput {
+        scenario_name: "empty",
+        flow_names: &[],
+        samples: &[],
+    };
+    let dir = scratch_dir("empty");
+    write_plots(&input, &dir).expect("empty plots render");
+    assert!(dir.join("rtt.png").is_file());
+}

@@ -1,0 +1,304 @@
+//! Reading scenario TOML into the data model.
+//!
+//! The text is parsed twice: once keeping source spans (to turn an error into
+//! `file:line`) and once as an editable document, to which `--set dotted.path=value`
+//! overrides are applied before serde sees it. Errors name the file, the line and the
+//! dotted key; an error caused by an override names the override instead of a line.
+//!
+//! Relative trace paths written in a scenario file resolve against that file's
+//! directory; paths given by an override, and those in built-in scenarios (which have no
+//! directory), resolve against the current directory.
+
+mod diagnose;
+mod overrides;
+
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use toml_edit::{DocumentMut, ImDocument, Item};
+
+pub use overrides::Override;
+
+use super::builtin;
+
+/// Prefix of a source trace that names a trace embedded in the binary rather than a file.
+pub const BUILTIN_TRACE_PREFIX: &str = "builtin:";
+
+/// Why a scenario could not be loaded. Each variant displays as one line.
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    /// The scenario file could not be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        /// The file as given.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+    /// The text is not valid TOML.
+    #[error("{origin}:{line}: {message}")]
+    Syntax {
+        /// File name (or `builtin:NAME`).
+        origin: String,
+        /// One-based line of the error.
+        line: usize,
+        /// What the TOML parser expected.
+        message: String,
+    },
+    /// Valid TOML that does not fit the scenario schema, or names a missing file.
+    #[error("{location}: {message}")]
+    Invalid {
+        /// Where the offending key was written.
+        location: Location,
+        /// The dotted key and what is wrong with it.
+        message: String,
+    },
+    /// A `--set` argument that cannot be applied at all.
+    #[error("--set {raw}: {message}")]
+    Override {
+        /// The argument as given.
+        raw: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// Neither a built-in scenario name nor an existing file.
+    #[error(
+        "unknown scenario \"{name}\" (built-in scenarios: {known}; or give the path of a .toml file)"
+    )]
+    UnknownBuiltin {
+        /// The name as given.
+        name: String,
+        /// Comma-separated built-in names.
+        known: String,
+    },
+}
+
+/// Where a scenario value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// A line of a scenario file (`origin` is its name, `builtin:NAME` for built-ins).
+    Line {
+        /// File name.
+        origin: String,
+        /// One-based line.
+        line: usize,
+    },
+    /// Somewhere in a file, no line known (e.g. a missing key).
+    File {
+        /// File name.
+        origin: String,
+    },
+    /// A `--set` argument.
+    Override {
+        /// The argument as given, `path=value`.
+        raw: String,
+    },
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Line { origin, line } => write!(f, "{origin}:{line}"),
+            Self::File { origin } => f.write_str(origin),
+            Self::Override { raw } => write!(f, "--set {raw}"),
+        }
+    }
+}
+
+/// Loads a scenario file; relative trace paths in it resolve against its directory.
+///
+/// The scenario name defaults to the file stem.
+pub fn load_file<T: DeserializeOwned>(
+    path: &Path,
+    overrides: &[Override],
+) -> Result<T, ScenarioError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let origin = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let base_dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+    load_str(&text, &origin, base_dir, overrides)
+}
+
+/// Loads a built-in scenario by name (see [`builtin::BUILTINS`]).
+pub fn load_builtin<T: DeserializeOwned>(
+    name: &str,
+    overrides: &[Override],
+) -> Result<T, ScenarioError> {
+    let scenario = builtin::find(name).ok_or_else(|| ScenarioError::UnknownBuiltin {
+        name: name.to_owned(),
+        known: builtin::names().join(", "),
+    })?;
+    load_str(scenario.text, &format!("builtin:{name}"), None, overrides)
+}
+
+/// Loads `name_or_path`: an existing file, else a built-in scenario of that name.
+///
+/// Anything that looks like a path (contains a `/` or ends in `.toml`) is read as a file.
+pub fn load_named<T: DeserializeOwned>(
+    name_or_path: &str,
+    overrides: &[Override],
+) -> Result<T, ScenarioError> {
+    let path = Path::new(name_or_path);
+    let looks_like_path = name_or_path.contains('/')
+        || path.extension().is_some_and(|e| e == "toml")
+        || path.is_file();
+    if looks_like_path {
+        load_file(path, overrides)
+    } else {
+        load_builtin(name_or_path, overrides)
+    }
+}
+
+/// Loads scenario text. `origin` names it in errors and gives the default scenario name
+/// (its stem); `base_dir` is where relative trace paths written in the text resolve
+/// (`None`: the current directory).
+pub fn load_str<T: DeserializeOwned>(
+    text: &str,
+    origin: &str,
+    base_dir: Option<&Path>,
+    overrides: &[Override],
+) -> Result<T, ScenarioError> {
+    let spans = ImDocument::parse(text).map_err(|e| ScenarioError::Syntax {
+        origin: origin.to_owned(),
+        line: e.span().map_or(1, |s| line_at_char(text, s.start)),
+        message: e.message().trim().replace('\n', "; "),
+    })?;
+    let mut doc: DocumentMut = spans.clone().into_mut();
+
+    if !doc.contains_key("name") {
+        let stem = origin.strip_prefix("builtin:").unwrap_or(origin);
+        let stem = Path::new(stem)
+            .file_stem()
+            .map_or_else(|| stem.to_owned(), |s| s.to_string_lossy().into_owned());
+        doc["name"] = toml_edit::value(stem);
+    }
+    if let Some(dir) = base_dir {
+        for path in file_path_keys(doc.as_item()) {
+            if let Some(item) = item_at_mut(doc.as_item_mut(), &path) {
+                resolve_against(item, dir);
+            }
+        }
+    }
+    for o in overrides {
+        o.apply(&mut doc)?;
+    }
+    let ctx = diagnose::Context {
+        text,
+        spans: &spans,
+        origin,
+        overrides,
+    };
+    check_files_exist(&mut doc, &ctx, base_dir.is_none())?;
+
+    let de = toml_edit::de::Deserializer::from(doc);
+    serde_path_to_error::deserialize(de).map_err(|e| ctx.schema_error(&e))
+}
+
+/// Dotted paths of the string items that name files: link traces and video source
+/// traces.
+fn file_path_keys(root: &Item) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    let has_trace = |path: &[String]| item_at(root, path).is_some();
+    let link_trace = vec!["link".to_owned(), "trace".to_owned()];
+    if has_trace(&link_trace) {
+        found.push(link_trace);
+    }
+    for (list, tail) in [
+        ("links", &["trace"][..]),
+        ("flows", &["source", "trace"][..]),
+    ] {
+        let Some(entries) = root.get(list) else {
+            continue;
+        };
+        for i in (0..).take_while(|&i| entries.get(i).is_some()) {
+            let mut path = vec![list.to_owned(), i.to_string()];
+            path.extend(tail.iter().map(|s| (*s).to_owned()));
+            if has_trace(&path) {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
+/// Steps into a table by key or into an array (of tables) by a numeric segment.
+fn step<'a>(item: &'a Item, seg: &str) -> Option<&'a Item> {
+    match seg.parse::<usize>() {
+        Ok(i) if item.is_array() || item.is_array_of_tables() => item.get(i),
+        _ => item.get(seg),
+    }
+}
+
+fn step_mut<'a>(item: &'a mut Item, seg: &str) -> Option<&'a mut Item> {
+    match seg.parse::<usize>() {
+        Ok(i) if item.is_array() || item.is_array_of_tables() => item.get_mut(i),
+        _ => item.get_mut(seg),
+    }
+}
+
+fn item_at<'a>(root: &'a Item, path: &[String]) -> Option<&'a Item> {
+    path.iter().try_fold(root, |item, seg| step(item, seg))
+}
+
+fn item_at_mut<'a>(root: &'a mut Item, path: &[String]) -> Option<&'a mut Item> {
+    path.iter().try_fold(root, |item, seg| step_mut(item, seg))
+}
+
+/// Rewrites a relative file path (not `builtin:...`) to lie under `dir`.
+fn resolve_against(item: &mut Item, dir: &Path) {
+    let Some(path) = item.as_str() else {
+        return;
+    };
+    if path.starts_with(BUILTIN_TRACE_PREFIX) || Path::new(path).is_absolute() {
+        return;
+    }
+    let joined = dir.join(path).to_string_lossy().into_owned();
+    *item = toml_edit::value(joined);
+}
+
+/// A named trace file that does not exist is reported here, where the line of the key
+/// (or the override that set it) is still known, rather than when the run starts.
+fn check_files_exist(
+    doc: &mut DocumentMut,
+    ctx: &diagnose::Context<'_>,
+    relative_to_cwd: bool,
+) -> Result<(), ScenarioError> {
+    for path in file_path_keys(doc.as_item()) {
+        let Some(file) = item_at(doc.as_item(), &path).and_then(Item::as_str) else {
+            continue;
+        };
+        if file.starts_with(BUILTIN_TRACE_PREFIX) || Path::new(file).is_file() {
+            continue;
+        }
+        let hint = if relative_to_cwd && Path::new(file).is_relative() {
+            " (relative to the current directory)"
+        } else {
+            ""
+        };
+        let dotted = diagnose::dotted(&path);
+        return Err(ScenarioError::Invalid {
+            location: ctx.locate(&path),
+            message: format!(
+                "{dotted}: no such file \"{file}\"{hint}; give another with --set {dotted}=PATH"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// One-based line of a character offset (the TOML parser reports character spans).
+fn line_at_char(text: &str, char_offset: usize) -> usize {
+    1 + text
+        .chars()
+        .take(char_offset)
+        .filter(|&c| c == '\n')
+        .count()
+}
+
+#[cfg(test)]
+mod tests;

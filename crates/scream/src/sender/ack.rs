@@ -1,0 +1,134 @@
+//! Feedback processing: per-packet acknowledgements, ECN, delay samples and loss
+//! detection, then the congestion controller and media rate control.
+//!
+//! Feedback comes from the peer and is never trusted: reports that cannot be matched to
+//! a sent packet, or whose times are impossible, are skipped and counted in
+//! [`super::SenderStats::feedback_ignored`]. Repeats from overlapping reports are
+//! recognised and skipped without counting.
+
+use super::Sender;
+use super::in_flight::Lookup;
+use super::v2::{AckSummary, Measurements};
+use crate::ecn::Ecn;
+use crate::feedback::{Feedback, PacketStatus};
+use crate::time::Instant;
+
+impl Sender {
+    /// Feedback arrived from the receiver.
+    pub fn on_feedback(&mut self, now: Instant, feedback: &Feedback) {
+        let now = self.clock(now);
+        let reports = u64::try_from(feedback.reports.len()).unwrap_or(u64::MAX);
+        // A report time earlier than an earlier report's: the receiver clock went
+        // backwards, or this feedback was overtaken on the way. Either way its
+        // per-packet times cannot be compared with what we have.
+        if self
+            .last_report_time
+            .is_some_and(|prev| feedback.report_time < prev)
+        {
+            self.counters.feedback_ignored += reports;
+            return;
+        }
+        self.last_report_time = Some(feedback.report_time);
+
+        let target = self.config.qdelay_target;
+        let mut ack = AckSummary::default();
+        let mut newest_sent: Option<Instant> = None;
+        for r in &feedback.reports {
+            let Some(s) = self.streams.iter_mut().find(|s| s.config.ssrc == r.ssrc) else {
+                self.counters.feedback_ignored += 1;
+                continue;
+            };
+            let idx = match s.sent.lookup(r.seq) {
+                Lookup::Tracked(i) => i,
+                Lookup::Stale => continue,
+                Lookup::Unknown => {
+                    self.counters.feedback_ignored += 1;
+                    continue;
+                }
+            };
+            let PacketStatus::Received { arrival, ecn } = r.status else {
+                continue;
+            };
+            if arrival.is_some_and(|a| a > feedback.report_time) {
+                self.counters.feedback_ignored += 1;
+                continue;
+            }
+            if s.sent.get(idx).is_some_and(|rec| rec.sent_at > now) {
+                self.counters.feedback_ignored += 1;
+                continue;
+            }
+            let Some(rec) = s.sent.ack(idx) else {
+                continue; // already acknowledged (or declared lost): a repeat
+            };
+            let size = u64::from(rec.size_bytes);
+            self.bytes_in_flight = self.bytes_in_flight.saturating_sub(size);
+            ack.bytes_acked += size;
+            ack.packets_acked += 1;
+            if ecn == Ecn::Ce {
+                ack.bytes_acked_ce += size;
+                ack.packets_ce += 1;
+            }
+            if let Some(a) = arrival {
+                let owd = i128::from(a.as_nanos()) - i128::from(rec.sent_at.as_nanos());
+                let owd = i64::try_from(owd).unwrap_or(if owd < 0 { i64::MIN } else { i64::MAX });
+                self.delay.on_owd_sample(now, owd, target);
+            }
+            newest_sent = Some(newest_sent.map_or(rec.sent_at, |t| t.max(rec.sent_at)));
+        }
+        for s in &mut self.streams {
+            s.sent.trim();
+        }
+        self.counters.packets_acked += ack.packets_acked;
+        self.counters.packets_ce += ack.packets_ce;
+        self.rate_acked.add(now, ack.bytes_acked);
+        self.rate_ce.add(now, ack.bytes_acked_ce);
+
+        if let Some(t) = newest_sent {
+            self.delay.on_rtt_sample(now.saturating_duration_since(t));
+            let newest = self.newest_acked_sent_at.map_or(t, |n| n.max(t));
+            self.newest_acked_sent_at = Some(newest);
+        }
+        self.detect_losses(now, &mut ack);
+
+        let srtt = self.delay.srtt();
+        self.delay.on_feedback_end(
+            now,
+            self.config.qdelay_avg_g,
+            self.config.virtual_rtt.min(srtt),
+            target,
+        );
+        let m = Measurements {
+            now,
+            srtt: self.delay.srtt(),
+            qdelay_avg: self.delay.qdelay_avg(),
+            bytes_in_flight: self.bytes_in_flight,
+            steadiness: self.delay.steadiness(),
+            total_target: self.total_target(),
+            total_max: self.total_max(),
+            mss_bytes: self.largest_packet,
+        };
+        self.algorithm.on_feedback(&self.config, &ack, &m);
+        self.have_feedback = true;
+        self.update_targets();
+    }
+
+    /// RFC 8985-style: a packet is lost once a packet sent more than the reordering
+    /// window after it was acknowledged.
+    fn detect_losses(&mut self, now: Instant, ack: &mut AckSummary) {
+        let Some(newest) = self.newest_acked_sent_at else {
+            return;
+        };
+        let Some(limit) = newest.checked_sub(self.config.reorder_time) else {
+            return;
+        };
+        for s in &mut self.streams {
+            let t = s.sent.declare_lost_before(limit);
+            if t.packets > 0 {
+                self.bytes_in_flight = self.bytes_in_flight.saturating_sub(t.bytes);
+                self.counters.packets_lost += t.packets;
+                self.rate_lost.add(now, t.bytes);
+                ack.packets_lost += t.packets;
+            }
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! Delay estimation shared by all generations: one-way delay, base delay, queue delay
+//! and its averages, smoothed RTT, and the queue-delay variation that makes the send
+//! window headroom adaptive.
+//!
+//! The one-way delay is the receiver's arrival time minus our send time. The two clocks
+//! have unrelated epochs, so only its changes mean anything: the base delay is its
+//! minimum over a long history (draft §4.2.1, after RFC 6817 LEDBAT) and the queue delay
+//! is the excess over that minimum.
+
+use crate::time::{Duration, Instant};
+
+/// Buckets of the base delay history (draft: a 10-minute history kept in 1-minute
+/// minima, as in RFC 6817 §3.4.2).
+const BASE_DELAY_BUCKETS: usize = 10;
+/// Smoothed RTT before the first sample (reference implementation initial value).
+pub(crate) const INITIAL_SRTT: Duration = Duration::from_millis(50);
+/// EWMA gain of the smoothed RTT (RFC 6298 §2: alpha = 1/8).
+const SRTT_G: f64 = 1.0 / 8.0;
+/// Queue-delay variation above which the send window headroom is at its minimum
+/// (reference `kLatencyDiffThreshold`, 10 ms).
+const LATENCY_DIFF_THRESHOLD: f64 = 0.010;
+/// EWMA gain of the queue-delay variation (reference `kLatencyDiffAlpha`).
+const LATENCY_DIFF_G: f64 = 1.0 / 32.0;
+/// Decay of the tracked queue-delay maximum and minimum per update (reference
+/// `kQueueDelayMinMaxAlpha`).
+const MIN_MAX_G: f64 = 1.0 / 16.0;
+/// Window over which the minimum queue delay is checked for a standing offset.
+const STANDING_QUEUE_WINDOW: Duration = Duration::from_secs(10);
+/// At most one base delay refresh per this interval (reference
+/// `kBaseDelayResetInterval`, 60 s).
+const REFRESH_INTERVAL: Duration = Duration::from_secs(60);
+/// Minimum length of the reduced-rate period of a refresh (reference: 100 ms or 5 RTTs).
+const REFRESH_MIN_SPAN: Duration = Duration::from_millis(100);
+/// RTTs of reduced rate during a refresh (reference `kNumRateLimitRtts`).
+const REFRESH_RTTS: u32 = 5;
+/// Target scale during a refresh, so the network queue drains.
+const REFRESH_RATE_FACTOR: f64 = 0.5;
+
+/// Delay state of a sender.
+#[derive(Debug, Clone)]
+pub(crate) struct DelayEstimator {
+    buckets: [i64; BASE_DELAY_BUCKETS],
+    bucket_idx: usize,
+    bucket_started: Option<Instant>,
+    bucket_len: Duration,
+    /// Minimum over every bucket except the current one.
+    history_min: i64,
+    queue_delay: Duration,
+    qdelay_avg: Duration,
+    last_avg_update: Option<Instant>,
+    srtt: Duration,
+    has_rtt: bool,
+    qd_max_avg: f64,
+    qd_min_avg: f64,
+    latency_diff_avg: f64,
+    last_var_update: Option<Instant>,
+    standing_min: Duration,
+    standing_started: Option<Instant>,
+    refresh_until: Option<Instant>,
+    last_refresh: Option<Instant>,
+}
+
+impl DelayEstimator {
+    pub(crate) fn new(base_delay_window: Duration) -> Self {
+        Self {
+            buckets: [i64::MAX; BASE_DELAY_BUCKETS],
+            bucket_idx: 0,
+            bucket_started: None,
+            bucket_len: base_delay_window / BASE_DELAY_BUCKETS as u32,
+            history_min: i64::MAX,
+            queue_delay: Duration::ZERO,
+            qdelay_avg: Duration::ZERO,
+            last_avg_update: None,
+            srtt: INITIAL_SRTT,
+            has_rtt: false,
+            qd_max_avg: 0.0,
+            qd_min_avg: f64::MAX,
+            latency_diff_avg: 0.0,
+            last_var_update: None,
+            standing_min: Duration::MAX,
+            standing_started: None,
+            refresh_until: None,
+            last_refresh: None,
+        }
+    }
+
+    /// One-way delay sample: `owd_nanos` = arrival (remote clock) − send (local clock).
+    pub(crate) fn on_owd_sample(&mut self, now: Instant, owd_nanos: i64, qdelay_target: Duration) {
+        let started = *self.bucket_started.get_or_insert(now);
+        if now.saturating_duration_since(started) >= self.bucket_len {
+            self.history_min = self.history_min.min(self.buckets[self.bucket_idx]);
+            self.bucket_idx = (self.bucket_idx + 1) % BASE_DELAY_BUCKETS;
+            self.buckets[self.bucket_idx] = i64::MAX;
+            self.history_min = self
+                .buckets
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != self.bucket_idx)
+                .map(|(_, b)| *b)
+                .min()
+                .unwrap_or(i64::MAX);
+            self.bucket_started = Some(now);
+        }
+        let cur = &mut self.buckets[self.bucket_idx];
+        *cur = (*cur).min(owd_nanos);
+        let base = self.history_min.min(*cur);
+        let q = u64::try_from(owd_nanos.saturating_sub(base)).unwrap_or(0);
+        self.queue_delay = Duration::from_nanos(q);
+
+        let qd = self.queue_delay.as_secs_f64();
+        self.qd_min_avg = self.qd_min_avg.min(qd);
+        self.qd_max_avg = qdelay_target.as_secs_f64().min(self.qd_max_avg.max(qd));
+        self.standing_min = self.standing_min.min(self.queue_delay);
+    }
+
+    /// RTT sample (send time of the newest acknowledged packet to now).
+    pub(crate) fn on_rtt_sample(&mut self, rtt: Duration) {
+        if self.has_rtt {
+            let s = self.srtt.as_secs_f64();
+            self.srtt = Duration::from_secs_f64(s + SRTT_G * (rtt.as_secs_f64() - s));
+        } else {
+            self.srtt = rtt;
+            self.has_rtt = true;
+        }
+    }
+
+    /// Slower updates, once per feedback after its samples were taken.
+    pub(crate) fn on_feedback_end(
+        &mut self,
+        now: Instant,
+        qdelay_avg_g: f64,
+        congestion_interval: Duration,
+        qdelay_target: Duration,
+    ) {
+        // Draft §4.2.1: qdelay_avg, a slow-attack fast-decay EWMA, updated once per RTT.
+        let due = self
+            .last_avg_update
+            .is_none_or(|t| now.saturating_duration_since(t) >= self.srtt);
+        if due {
+            if self.queue_delay < self.qdelay_avg {
+                self.qdelay_avg = self.queue_delay;
+            } else {
+                let a = self.qdelay_avg.as_secs_f64();
+                let q = self.queue_delay.as_secs_f64();
+                self.qdelay_avg = Duration::from_secs_f64(a + qdelay_avg_g * (q - a));
+            }
+            self.last_avg_update = Some(now);
+        }
+
+        let due = self
+            .last_var_update
+            .is_none_or(|t| now.saturating_duration_since(t) >= congestion_interval);
+        if due {
+            let diff = (self.qd_max_avg - self.qd_min_avg).clamp(0.0, 2.0 * LATENCY_DIFF_THRESHOLD);
+            self.latency_diff_avg += LATENCY_DIFF_G * (diff - self.latency_diff_avg);
+            self.qd_max_avg *= 1.0 - MIN_MAX_G;
+            self.qd_min_avg =
+                (1.0 - MIN_MAX_G) * self.qd_min_avg.min(1e3) + MIN_MAX_G * self.qd_max_avg;
+            self.last_var_update = Some(now);
+        }
+
+        self.check_standing_queue(now, qdelay_target);
+    }
+
+    /// A queue delay that never drops near zero for a long while means a standing
+    /// queue or clock drift has lifted the base delay estimate; the reference then
+    /// lowers the rate briefly so the queue drains, and restarts the base delay history.
+    fn check_standing_queue(&mut self, now: Instant, qdelay_target: Duration) {
+        if let Some(until) = self.refresh_until {
+            if now >= until {
+                self.refresh_until = None;
+                self.buckets = [i64::MAX; BASE_DELAY_BUCKETS];
+                self.history_min = i64::MAX;
+                self.bucket_started = Some(now);
+                self.queue_delay = Duration::ZERO;
+                self.qdelay_avg = Duration::ZERO;
+                self.standing_min = Duration::MAX;
+                self.standing_started = Some(now);
+            }
+            return;
+        }
+        let started = *self.standing_started.get_or_insert(now);
+        if now.saturating_duration_since(started) < STANDING_QUEUE_WINDOW {
+            return;
+        }
+        let standing = self.standing_min > qdelay_target / 8;
+        let allowed = self
+            .last_refresh
+            .is_none_or(|t| now.saturating_duration_since(t) >= REFRESH_INTERVAL);
+        if standing && allowed {
+            let span = REFRESH_MIN_SPAN.max(self.srtt * REFRESH_RTTS);
+            self.refresh_until = Some(now + span);
+            self.last_refresh = Some(now);
+        }
+        self.standing_min = Duration::MAX;
+        self.standing_started = Some(now);
+    }
+
+    /// Factor applied to the targets: below one while a base delay refresh drains the
+    /// queue.
+    pub(crate) fn rate_factor(&self) -> f64 {
+        if self.refresh_until.is_some() {
+            REFRESH_RATE_FACTOR
+        } else {
+            1.0
+        }
+    }
+
+    pub(crate) fn queue_delay(&self) -> Duration {
+        self.queue_delay
+    }
+
+    pub(crate) fn qdelay_avg(&self) -> Duration {
+        self.qdelay_avg
+    }
+
+    pub(crate) fn srtt(&self) -> Duration {
+        self.srtt
+    }
+
+    /// 1 when the queue delay is steady, falling to 0 as its variation reaches twice
+    /// the threshold (reference `latencyDiffCwndScale`).
+    pub(crate) fn steadiness(&self) -> f64 {
+        (1.0 - self.latency_diff_avg / LATENCY_DIFF_THRESHOLD).clamp(0.0, 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TARGET: Duration = Duration::from_millis(60);
+
+    #[test]
+    fn queue_delay_is_excess_over_minimum_owd() {
+        let mut d = DelayEstimator::new(Duration::from_secs(600));
+        let t = Instant::from_millis(1);
+        d.on_owd_sample(t, 25_000_000, TARGET);
+        assert_eq!(d.queue_delay(), Duration::ZERO);
+        d.on_owd_sample(t, 40_000_000, TARGET);
+        assert_eq!(d.queue_delay(), Duration::from_millis(15));
+        // Negative offsets (receiver clock behind) work the same.
+        let mut d = DelayEstimator::new(Duration::from_secs(600));
+        d.on_owd_sample(t, -5_000_000, TARGET);
+        d.on_owd_sample(t, -1_000_000, TARGET);
+        assert_eq!(d.queue_delay(), Duration::from_millis(4));
+    }
+
+    #[test]
+    fn base_delay_forgets_minima_older_than_the_window() {
+        let mut d = DelayEstimator::new(Duration::from_secs(10));
+        d.on_owd_sample(Instant::from_millis(0), 10_000_000, TARGET);
+        // Path got longer: 30 ms. For the whole window the old minimum holds.
+        for s in 1..=10 {
+            d.on_owd_sample(Instant::from_secs_for_test(s), 30_000_000, TARGET);
+        }
+        assert_eq!(d.queue_delay(), Duration::ZERO, "old minimum aged out");
+    }
+
+    #[test]
+    fn srtt_is_an_ewma_of_samples() {
+        let mut d = DelayEstimator::new(Duration::from_secs(600));
+        assert_eq!(d.srtt(), INITIAL_SRTT);
+        d.on_rtt_sample(Duration::from_millis(80));
+        assert_eq!(d.srtt(), Duration::from_millis(80));
+        d.on_rtt_sample(Duration::from_millis(160));
+        assert_eq!(d.srtt(), Duration::from_millis(90));
+    }
+
+    trait FromSecs {
+        fn from_secs_for_test(s: u64) -> Self;
+    }
+    impl FromSecs for Instant {
+        fn from_secs_for_test(s: u64) -> Self {
+            Instant::from_millis(s * 1000)
+        }
+    }
+}

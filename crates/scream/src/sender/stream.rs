@@ -1,0 +1,132 @@
+//! Per-stream state: configuration, RTP queue, sent packets, target, and the frame
+//! statistics media rate control uses.
+
+use super::StreamConfig;
+use super::in_flight::SentHistory;
+use super::rtp_queue::RtpQueue;
+use crate::time::{Duration, Instant};
+use crate::units::Bitrate;
+
+/// Frame period assumed before two frames were seen (draft state variable
+/// `frame_period`, 0.02 s).
+const INITIAL_FRAME_PERIOD: f64 = 0.02;
+/// Weight of the newest inter-frame time in the frame period estimate (reference: 0.9).
+const FRAME_PERIOD_G: f64 = 0.9;
+/// Gains of the RTP-queue-driven rate adjustment (reference `kRateAdjustGain1/2`).
+const RATE_ADJUST_GAIN1: f64 = 0.2;
+const RATE_ADJUST_GAIN2: f64 = 1.0 / 8.0;
+/// Largest RTP-queue-driven reduction: the target is divided by at most 1.5.
+const RATE_ADJUST_MAX: f64 = 0.5;
+/// Frames smaller than this nominal size do not drive adaptive pacing (reference).
+const ADAPTIVE_PACING_MIN_FRAME: f64 = 500.0;
+/// Minimum time between two RTP queue discards (reference
+/// `kMinRtpQueueDiscardInterval`, 0.25 s).
+const MIN_DISCARD_INTERVAL: Duration = Duration::from_millis(250);
+
+/// One media stream.
+#[derive(Debug)]
+pub(crate) struct Stream {
+    pub(crate) config: StreamConfig,
+    pub(crate) queue: RtpQueue,
+    pub(crate) sent: SentHistory,
+    /// Current target (clamped to the stream's limits).
+    pub(crate) target: Bitrate,
+    /// Target last announced with an event.
+    pub(crate) announced: Bitrate,
+    /// This stream's share of the total rate before its own corrections.
+    pub(crate) rate_share: Bitrate,
+    /// Frames handed in so far.
+    pub(crate) frames: u64,
+    last_frame_at: Option<Instant>,
+    frame_period: f64,
+    /// RTP-queue-driven reduction: the share is divided by `1 + rate_adjust`.
+    pub(crate) rate_adjust: f64,
+    /// Size of the last frame relative to the nominal frame size (≥ 1), for pacing.
+    pub(crate) frame_scale: f64,
+    pub(crate) queue_discards: u64,
+    last_discard: Option<Instant>,
+    /// Scheduler virtual time: bytes served divided by priority.
+    pub(crate) vtime: f64,
+}
+
+impl Stream {
+    pub(crate) fn new(config: StreamConfig, first_seq: u16) -> Self {
+        let target = config
+            .start_bitrate
+            .clamp(config.min_bitrate, config.max_bitrate);
+        Self {
+            config,
+            queue: RtpQueue::default(),
+            sent: SentHistory::new(first_seq),
+            target,
+            announced: target,
+            rate_share: target,
+            frames: 0,
+            last_frame_at: None,
+            frame_period: INITIAL_FRAME_PERIOD,
+            rate_adjust: 0.0,
+            frame_scale: 1.0,
+            queue_discards: 0,
+            last_discard: None,
+            vtime: 0.0,
+        }
+    }
+
+    /// Updates the frame statistics for a frame of `payload_bytes` arriving at `now`,
+    /// before it is queued. Returns the frame's index.
+    pub(crate) fn on_frame(&mut self, now: Instant, payload_bytes: u32) -> u64 {
+        if let Some(prev) = self.last_frame_at {
+            let dt = now.saturating_duration_since(prev).as_secs_f64();
+            if dt > 0.0 {
+                self.frame_period =
+                    FRAME_PERIOD_G * dt + (1.0 - FRAME_PERIOD_G) * self.frame_period;
+            }
+        }
+        self.last_frame_at = Some(now);
+
+        // The queue should be empty by the time the next frame comes; a queue older
+        // than half a frame period means the target is slightly too high for what the
+        // window lets through, so shave it (reference rate adjustment).
+        let period = self.frame_period.max(1e-3);
+        let err = RATE_ADJUST_GAIN1 * (self.queue.delay(now).as_secs_f64() - period / 2.0) / period;
+        self.rate_adjust = (self.rate_adjust + err * RATE_ADJUST_GAIN2).clamp(0.0, RATE_ADJUST_MAX);
+
+        let nominal = self.target.bytes_per_sec() * period;
+        self.frame_scale = if nominal > ADAPTIVE_PACING_MIN_FRAME {
+            (f64::from(payload_bytes) / nominal).max(1.0)
+        } else {
+            1.0
+        };
+        let idx = self.frames;
+        self.frames += 1;
+        idx
+    }
+
+    /// Discards the RTP queue if it is older than `max_delay`; returns whether it did.
+    pub(crate) fn check_discard(&mut self, now: Instant, max_delay: Duration) -> bool {
+        if self.queue.is_empty() || self.queue.delay(now) <= max_delay {
+            return false;
+        }
+        let allowed = self
+            .last_discard
+            .is_none_or(|t| now.saturating_duration_since(t) >= MIN_DISCARD_INTERVAL);
+        if !allowed {
+            return false;
+        }
+        self.queue.clear();
+        self.queue_discards += 1;
+        self.last_discard = Some(now);
+        // The queue is gone; what made it grow no longer applies.
+        self.rate_adjust = 0.0;
+        true
+    }
+
+    /// When the queue will be older than `max_delay`, if it holds anything.
+    pub(crate) fn discard_deadline(&self, max_delay: Duration) -> Option<Instant> {
+        let t = self.queue.oldest()? + max_delay + Duration::from_nanos(1);
+        Some(match self.last_discard {
+            Some(d) => t.max(d + MIN_DISCARD_INTERVAL),
+            None => t,
+        })
+    }
+}

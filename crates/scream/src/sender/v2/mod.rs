@@ -1,0 +1,102 @@
+//! SCReAM V2 (draft-ietf-ccwg-rfc8298bis-screamv2-00): the reference window
+//! ([`window`]) and the target bitrate derived from it ([`rate`]).
+
+pub(crate) mod rate;
+pub(crate) mod window;
+
+use super::config::SenderConfig;
+use crate::time::{Duration, Instant};
+use crate::units::Bitrate;
+
+/// What one feedback message acknowledged, as the congestion controller needs it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct AckSummary {
+    /// Bytes newly acknowledged (draft `bytes_newly_acked`).
+    pub(crate) bytes_acked: u64,
+    /// Of which CE-marked (draft `bytes_newly_acked_ce`).
+    pub(crate) bytes_acked_ce: u64,
+    /// Packets newly acknowledged.
+    pub(crate) packets_acked: u64,
+    /// Of which CE-marked.
+    pub(crate) packets_ce: u64,
+    /// Packets newly declared lost by the reordering window.
+    pub(crate) packets_lost: u64,
+}
+
+/// Measurements the sender shares with the congestion controller.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Measurements {
+    pub(crate) now: Instant,
+    pub(crate) srtt: Duration,
+    pub(crate) qdelay_avg: Duration,
+    pub(crate) bytes_in_flight: u64,
+    /// 1 when the queue delay is steady, towards 0 when it varies.
+    pub(crate) steadiness: f64,
+    pub(crate) total_target: Bitrate,
+    pub(crate) total_max: Bitrate,
+    /// Largest packet on the wire recently (the draft's MSS), bytes.
+    pub(crate) mss_bytes: u64,
+}
+
+/// The generation-specific congestion control and target bitrate logic. Variants are
+/// siblings; the sender dispatches by `match`, never through a trait object.
+#[derive(Debug, Clone)]
+pub(crate) enum Algorithm {
+    /// SCReAM V2.
+    V2(window::RefWindow),
+}
+
+impl Algorithm {
+    pub(crate) fn new_v2(cfg: &SenderConfig) -> Self {
+        Self::V2(window::RefWindow::new(cfg))
+    }
+
+    /// Feedback was processed: update the window.
+    pub(crate) fn on_feedback(&mut self, cfg: &SenderConfig, ack: &AckSummary, m: &Measurements) {
+        match self {
+            Self::V2(w) => w.on_feedback(cfg, ack, m),
+        }
+    }
+
+    /// A packet left; `bytes_in_flight` includes it.
+    pub(crate) fn on_sent(&mut self, bytes_in_flight: u64) {
+        match self {
+            Self::V2(w) => w.on_sent(bytes_in_flight),
+        }
+    }
+
+    /// Reference (congestion) window, bytes.
+    pub(crate) fn window_bytes(&self) -> u64 {
+        match self {
+            Self::V2(w) => w.ref_wnd_bytes(),
+        }
+    }
+
+    /// How many bytes may be in flight before the send window closes.
+    pub(crate) fn send_limit_bytes(&self, cfg: &SenderConfig, steadiness: f64, mss: u64) -> u64 {
+        match self {
+            Self::V2(w) => w.send_limit_bytes(cfg, steadiness, mss),
+        }
+    }
+
+    /// Send window headroom factor currently applied.
+    pub(crate) fn headroom(&self, cfg: &SenderConfig, steadiness: f64) -> f64 {
+        match self {
+            Self::V2(_) => window::headroom(cfg, steadiness),
+        }
+    }
+
+    /// Total target bitrate for all streams, before the split across streams.
+    pub(crate) fn total_target(&self, cfg: &SenderConfig, srtt: Duration, mss: u64) -> Bitrate {
+        match self {
+            Self::V2(w) => rate::total_target(cfg, w.ref_wnd_bytes(), srtt, mss),
+        }
+    }
+
+    /// Averaged CE fraction (L4S), 0 when not applicable.
+    pub(crate) fn l4s_alpha(&self) -> f64 {
+        match self {
+            Self::V2(w) => w.l4s_alpha(),
+        }
+    }
+}

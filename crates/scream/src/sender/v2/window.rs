@@ -1,0 +1,359 @@
+//! The SCReAM V2 reference window (draft §4.2.1): back-off on loss, classic ECN-CE,
+//! L4S CE fraction and queue delay ("virtual L4S"), and the adaptive multiplicative
+//! increase, capped by the recent maximum of bytes in flight.
+
+use super::{AckSummary, Measurements};
+use crate::sender::config::{EcnMode, SenderConfig};
+use crate::time::{Duration, Instant};
+
+/// `l4s_alpha` is updated at least this often (draft §4.2.1: every min(10 ms, s_rtt)).
+const L4S_ALPHA_UPDATE: Duration = Duration::from_millis(10);
+/// Lowest growth scale near the inflection point (draft §4.2.1 reference window
+/// increase: `scl_low_limit_t` = 0.1).
+const SCL_LOW: f64 = 0.1;
+/// Gain of the distance to the inflection point in the growth scale (draft: ×4).
+const SCL_GAIN: f64 = 4.0;
+/// In L4S operation the restraint near the inflection point is lifted for windows
+/// above `MSS / 0.02` = 50 MSS (draft §4.2.1).
+const SCL_L4S_RATIO: f64 = 0.02;
+/// Growth beyond the recent bytes in flight is restrained in proportion to the
+/// queue-delay variation, down to this factor (reference `latencyDiffCwndScale`
+/// lower limit 0.1).
+const STEADINESS_MIN: f64 = 0.1;
+/// History of bytes-in-flight maxima used to cap the window at the maximum rate:
+/// 20 entries of 50 ms (reference `kMaxBytesInFlightHistSize`, slow update interval).
+const BIF_HIST_LEN: usize = 20;
+const BIF_HIST_PERIOD: Duration = Duration::from_millis(50);
+/// The window is capped once the total target exceeds this fraction of the total
+/// maximum bitrate (reference: 0.95).
+const NEAR_MAX_RATE: f64 = 0.95;
+/// After this many RTTs without congestion the window may have outgrown the real
+/// bytes in flight; the next L4S back-off starts from the bytes in flight (draft
+/// §4.2.1, 100 RTTs of at least `VIRTUAL_RTT`)...
+const LONG_UNCONGESTED_RTTS: u32 = 100;
+/// ...backs off at least this much, and restarts `l4s_alpha` from this value.
+const LONG_UNCONGESTED_BACKOFF: f64 = 0.25;
+
+/// Send window headroom over the reference window: `REF_WND_OVERHEAD` when the queue
+/// delay varies, up to `ref_wnd_overhead_max` when it is steady (reference adaptive
+/// window headroom; the draft multiplies by `rel_framesize_high` instead).
+pub(crate) fn headroom(cfg: &SenderConfig, steadiness: f64) -> f64 {
+    cfg.ref_wnd_overhead
+        + (cfg.ref_wnd_overhead_max - cfg.ref_wnd_overhead) * steadiness.clamp(0.0, 1.0)
+}
+
+/// Reference window state.
+#[derive(Debug, Clone)]
+pub(crate) struct RefWindow {
+    ref_wnd: f64,
+    ref_wnd_i: f64,
+    inflection_blocked: bool,
+    l4s_alpha: f64,
+    packets_delivered: u64,
+    packets_marked: u64,
+    last_alpha_update: Option<Instant>,
+    last_congestion: Option<Instant>,
+    max_bif: u64,
+    max_bif_prev: u64,
+    last_bif_roll: Option<Instant>,
+    bif_hist: [u64; BIF_HIST_LEN],
+    bif_hist_idx: usize,
+    last_bif_hist: Option<Instant>,
+    min_wnd: f64,
+}
+
+impl RefWindow {
+    pub(crate) fn new(cfg: &SenderConfig) -> Self {
+        let min_wnd = f64::from(cfg.min_ref_wnd_bytes);
+        Self {
+            ref_wnd: f64::from(cfg.initial_ref_wnd_bytes).max(min_wnd),
+            ref_wnd_i: 1.0,
+            inflection_blocked: false,
+            l4s_alpha: 0.0,
+            packets_delivered: 0,
+            packets_marked: 0,
+            last_alpha_update: None,
+            last_congestion: None,
+            max_bif: 0,
+            max_bif_prev: 0,
+            last_bif_roll: None,
+            bif_hist: [0; BIF_HIST_LEN],
+            bif_hist_idx: 0,
+            last_bif_hist: None,
+            min_wnd,
+        }
+    }
+
+    pub(crate) fn ref_wnd_bytes(&self) -> u64 {
+        self.ref_wnd.round() as u64
+    }
+
+    pub(crate) fn l4s_alpha(&self) -> f64 {
+        self.l4s_alpha
+    }
+
+    /// Draft §4.2.3: bytes in flight may exceed the reference window by the headroom,
+    /// plus one packet so that a full-size packet always fits a just-open window.
+    pub(crate) fn send_limit_bytes(&self, cfg: &SenderConfig, steadiness: f64, mss: u64) -> u64 {
+        (self.ref_wnd * headroom(cfg, steadiness)).round() as u64 + mss
+    }
+
+    pub(crate) fn on_sent(&mut self, bytes_in_flight: u64) {
+        self.max_bif = self.max_bif.max(bytes_in_flight);
+    }
+
+    pub(crate) fn on_feedback(&mut self, cfg: &SenderConfig, ack: &AckSummary, m: &Measurements) {
+        let now = m.now;
+        let srtt = m.srtt.max(Duration::from_micros(100));
+        let mss = m.mss_bytes.max(1) as f64;
+        self.min_wnd = f64::from(cfg.min_ref_wnd_bytes).max(2.0 * mss);
+        let last_congestion = *self.last_congestion.get_or_insert(now);
+        self.roll_bytes_in_flight(now, srtt, m.bytes_in_flight);
+        self.update_l4s_alpha(cfg, ack, now, srtt);
+
+        // Draft §4.2.1: a congestion event needs a signal AND at least
+        // min(VIRTUAL_RTT, s_rtt) since the previous event.
+        let interval = cfg.virtual_rtt.min(srtt);
+        let since = now.saturating_duration_since(last_congestion);
+        let may_react = since >= interval;
+        let is_loss = may_react && ack.packets_lost > 0 && cfg.beta_loss < 1.0;
+        let is_ce = may_react && ack.packets_ce > 0 && cfg.ecn != EcnMode::None;
+        let target = cfg.qdelay_target.as_secs_f64();
+        let qavg = m.qdelay_avg.as_secs_f64();
+        let mut alpha_v = 0.0;
+        if may_react && qavg > target / 2.0 && !self.l4s_active(cfg, m, srtt) {
+            alpha_v = ((qavg - target / 2.0) / (target / 2.0)).clamp(0.0, 1.0);
+        }
+        let is_virtual_ce = alpha_v > 0.0;
+        // Several back-offs fit in one RTT when s_rtt > VIRTUAL_RTT; scale each down so
+        // the reaction per RTT stays the same (reference implementation).
+        let per_rtt = (srtt.as_secs_f64() / cfg.virtual_rtt.as_secs_f64()).max(1.0);
+
+        if is_loss || is_ce || is_virtual_ce {
+            if !self.inflection_blocked {
+                self.ref_wnd_i = self.ref_wnd;
+                self.inflection_blocked = true;
+            }
+            if is_loss {
+                self.ref_wnd *= cfg.beta_loss;
+            }
+            if is_ce {
+                if cfg.ecn == EcnMode::L4s {
+                    let mut backoff = self.l4s_alpha / 2.0 / per_rtt;
+                    let long = cfg.virtual_rtt.max(srtt) * LONG_UNCONGESTED_RTTS;
+                    if since > long {
+                        let prev = self.max_bif_prev.max(self.max_bif) as f64;
+                        if prev > 0.0 {
+                            self.ref_wnd = self.ref_wnd.min(prev);
+                        }
+                        backoff = backoff.max(LONG_UNCONGESTED_BACKOFF);
+                        self.l4s_alpha = self.l4s_alpha.max(LONG_UNCONGESTED_BACKOFF);
+                    }
+                    self.ref_wnd *= 1.0 - backoff;
+                } else {
+                    self.ref_wnd *= cfg.beta_ecn;
+                }
+            }
+            if is_virtual_ce {
+                self.ref_wnd *= 1.0 - alpha_v / 2.0 / per_rtt;
+            }
+            self.ref_wnd = self.ref_wnd.max(self.min_wnd);
+            self.last_congestion = Some(now);
+        }
+
+        self.increase(cfg, ack, m, srtt, mss);
+        self.cap_near_max_rate(cfg, m, srtt);
+        self.ref_wnd = self.ref_wnd.max(self.min_wnd);
+    }
+
+    /// Whether L4S marking is evidently at work, in which case the delay-based
+    /// back-off stands aside (draft §4.2.1: `l4s_alpha` at least the two marks per RTT
+    /// expected at equilibrium).
+    fn l4s_active(&self, cfg: &SenderConfig, m: &Measurements, srtt: Duration) -> bool {
+        if cfg.ecn != EcnMode::L4s {
+            return false;
+        }
+        let mss_bits = m.mss_bytes as f64 * 8.0;
+        let denom = m.total_target.bps() * srtt.as_secs_f64();
+        denom > 0.0 && self.l4s_alpha >= 2.0 * mss_bits / denom
+    }
+
+    fn update_l4s_alpha(
+        &mut self,
+        cfg: &SenderConfig,
+        ack: &AckSummary,
+        now: Instant,
+        srtt: Duration,
+    ) {
+        if cfg.ecn != EcnMode::L4s {
+            self.l4s_alpha = 0.0;
+            return;
+        }
+        self.packets_delivered += ack.packets_acked;
+        self.packets_marked += ack.packets_ce;
+        let due = self
+            .last_alpha_update
+            .is_none_or(|t| now.saturating_duration_since(t) >= L4S_ALPHA_UPDATE.min(srtt));
+        if due && self.packets_delivered > 0 {
+            let fraction = self.packets_marked as f64 / self.packets_delivered as f64;
+            // Draft §4.2.1: l4s_alpha = L4S_AVG_G * fraction + (1 - L4S_AVG_G) * l4s_alpha.
+            self.l4s_alpha += cfg.l4s_avg_g * (fraction - self.l4s_alpha);
+            self.packets_delivered = 0;
+            self.packets_marked = 0;
+            self.last_alpha_update = Some(now);
+        }
+    }
+
+    /// Draft §4.2.1 reference window increase.
+    fn increase(
+        &mut self,
+        cfg: &SenderConfig,
+        ack: &AckSummary,
+        m: &Measurements,
+        srtt: Duration,
+        mss: f64,
+    ) {
+        let now = m.now;
+        let ratio = mss / self.ref_wnd;
+        let mut increment = ack.bytes_acked.saturating_sub(ack.bytes_acked_ce) as f64 * ratio;
+
+        // Flows with RTTs below VIRTUAL_RTT grow as if their RTT were VIRTUAL_RTT.
+        let small_rtt = (srtt.as_secs_f64() / cfg.virtual_rtt.as_secs_f64()).min(1.0);
+        increment *= small_rtt * small_rtt;
+
+        // Grow cautiously near the window where congestion last set in.
+        let mut low = SCL_LOW;
+        if self.l4s_active(cfg, m, srtt) {
+            low = (SCL_L4S_RATIO / ratio).clamp(SCL_LOW, 1.0);
+        }
+        let dist = SCL_GAIN * (self.ref_wnd - self.ref_wnd_i) / self.ref_wnd_i.max(1.0);
+        let scl = (dist * dist).clamp(low, 1.0);
+        increment *= scl;
+
+        increment *= m.steadiness.clamp(STEADINESS_MIN, 1.0);
+
+        // Multiplicative increase, restrained after congestion.
+        let since = self
+            .last_congestion
+            .map_or(Duration::ZERO, |t| now.saturating_duration_since(t));
+        let post_span = cfg.virtual_rtt.max(srtt).as_secs_f64() * cfg.post_congestion_delay_rtts;
+        let post = (since.as_secs_f64() / post_span).clamp(0.0, 1.0);
+        let mut mul = 1.0 + cfg.mul_increase_factor * self.ref_wnd / mss;
+        if mul > 1.0 {
+            mul = 1.0 + (mul - 1.0) * post * scl;
+        }
+        increment *= mul;
+
+        // Grow only while the window is in use: bytes in flight recently reached a
+        // good part of it (BYTES_IN_FLIGHT_HEAD_ROOM), and the streams can use more.
+        let max_allowed =
+            mss + self.max_bif.max(self.max_bif_prev) as f64 * cfg.bytes_in_flight_head_room;
+        let grown = self.ref_wnd + increment;
+        if increment > 0.0 && grown <= max_allowed && m.total_target < m.total_max {
+            self.ref_wnd = grown;
+            self.inflection_blocked = false;
+        }
+    }
+
+    /// Bytes-in-flight maxima per RTT (draft `max_bytes_in_flight[_prev]`) and a
+    /// one-second history of them.
+    fn roll_bytes_in_flight(&mut self, now: Instant, srtt: Duration, bif: u64) {
+        let last = *self.last_bif_roll.get_or_insert(now);
+        if now.saturating_duration_since(last) >= srtt {
+            self.max_bif_prev = self.max_bif;
+            self.max_bif = bif;
+            self.last_bif_roll = Some(now);
+        }
+        let last = *self.last_bif_hist.get_or_insert(now);
+        if now.saturating_duration_since(last) >= BIF_HIST_PERIOD {
+            self.bif_hist[self.bif_hist_idx] = self.max_bif.max(self.max_bif_prev);
+            self.bif_hist_idx = (self.bif_hist_idx + 1) % BIF_HIST_LEN;
+            self.last_bif_hist = Some(now);
+        }
+    }
+
+    /// At the streams' maximum bitrate there is no point in a window beyond what is
+    /// really in flight: an inflated window would take extra RTTs to bring down when
+    /// congestion comes (draft §4.2.1; reference history of bytes in flight).
+    fn cap_near_max_rate(&mut self, cfg: &SenderConfig, m: &Measurements, srtt: Duration) {
+        if m.total_target.bps() <= m.total_max.bps() * NEAR_MAX_RATE {
+            return;
+        }
+        let hist = self
+            .bif_hist
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0)
+            .max(self.max_bif) as f64;
+        let at_max = cfg.packet_pacing_headroom
+            * m.total_max.bytes_per_sec()
+            * (srtt + Duration::from_millis(1)).as_secs_f64();
+        self.ref_wnd = self.ref_wnd.min(hist.max(at_max));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::Bitrate;
+
+    fn measurements(now: Instant) -> Measurements {
+        Measurements {
+            now,
+            srtt: Duration::from_millis(20),
+            qdelay_avg: Duration::ZERO,
+            bytes_in_flight: 0,
+            steadiness: 1.0,
+            total_target: Bitrate::from_mbps(5.0),
+            total_max: Bitrate::from_mbps(50.0),
+            mss_bytes: 1012,
+        }
+    }
+
+    /// Back-off of one CE feedback with `l4s_alpha` held at `alpha` (the feedback's own
+    /// CE fraction equals alpha, so the EWMA does not move it).
+    fn l4s_backoff(alpha: f64) -> f64 {
+        let cfg = SenderConfig {
+            ecn: EcnMode::L4s,
+            ..SenderConfig::default()
+        };
+        let mut w = RefWindow::new(&cfg);
+        let t0 = Instant::from_millis(1000);
+        w.last_congestion = Some(t0);
+        w.ref_wnd = 100_000.0;
+        w.l4s_alpha = alpha;
+        let now = t0 + Duration::from_millis(30);
+        let ack = AckSummary {
+            bytes_acked: 100,
+            bytes_acked_ce: 100,
+            packets_acked: 100,
+            packets_ce: (alpha * 100.0).round() as u64,
+            packets_lost: 0,
+        };
+        w.on_feedback(&cfg, &ack, &measurements(now));
+        1.0 - w.ref_wnd / 100_000.0
+    }
+
+    #[test]
+    fn l4s_backoff_is_half_the_averaged_ce_fraction() {
+        for alpha in [0.05, 0.2, 0.4, 0.8] {
+            let b = l4s_backoff(alpha);
+            assert!((b - alpha / 2.0).abs() < 1e-6, "alpha {alpha}: backoff {b}");
+        }
+    }
+
+    #[test]
+    fn no_ce_no_backoff_and_min_window_holds() {
+        let cfg = SenderConfig::default();
+        let mut w = RefWindow::new(&cfg);
+        let ack = AckSummary {
+            packets_lost: 1,
+            ..AckSummary::default()
+        };
+        for i in 0..200 {
+            w.on_feedback(&cfg, &ack, &measurements(Instant::from_millis(100 * i)));
+        }
+        assert_eq!(w.ref_wnd_bytes(), u64::from(cfg.min_ref_wnd_bytes));
+    }
+}
