@@ -2,6 +2,8 @@
 
 use clap::{Parser, Subcommand};
 
+mod ccfb;
+
 #[derive(Debug, Parser)]
 #[command(name = "scream", version, about = "SCReAM congestion control toolkit")]
 struct Cli {
@@ -13,11 +15,14 @@ struct Cli {
 enum Command {
     /// Placeholder until the subcommands land.
     Version,
+    /// RFC 8888 congestion control feedback tools.
+    Ccfb(ccfb::CcfbArgs),
 }
 
 fn main() {
     let cli = Cli::parse();
     match cli.command {
         Command::Version => {}
+        Command::Ccfb(args) => ccfb::main(args),
     }
 }

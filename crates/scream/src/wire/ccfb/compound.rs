@@ -4,6 +4,7 @@
 use super::error::Error;
 use super::layout::rtcp_packet_len;
 use super::options::ParseOptions;
+use super::packet::Packet;
 use super::repr::Repr;
 use super::{FMT_CCFB, PT_RTPFB};
 
@@ -54,6 +55,45 @@ pub fn is_ccfb(packet: &[u8]) -> bool {
     matches!(packet, [first, pt, ..] if *pt == PT_RTPFB && first & 0x1f == FMT_CCFB)
 }
 
+/// The validated CCFB packets of a compound RTCP packet (or of a lone CCFB packet), each
+/// with its offset, skipping other RTCP packets (SR, RR, SDES, other feedback ...).
+/// Allocation-free; an error (with offsets into `bytes`) ends the iteration.
+pub fn ccfb_packets<'a>(bytes: &'a [u8], options: &ParseOptions) -> CcfbPackets<'a> {
+    CcfbPackets {
+        inner: rtcp_packets(bytes),
+        options: *options,
+    }
+}
+
+/// Iterator returned by [`ccfb_packets`].
+#[derive(Clone, Debug)]
+pub struct CcfbPackets<'a> {
+    inner: RtcpPackets<'a>,
+    options: ParseOptions,
+}
+
+impl<'a> Iterator for CcfbPackets<'a> {
+    type Item = Result<(usize, Packet<&'a [u8]>), Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let (offset, bytes) = match self.inner.next()? {
+                Ok(item) => item,
+                Err(e) => return Some(Err(e)),
+            };
+            if !is_ccfb(bytes) {
+                continue;
+            }
+            let packet = Packet::new_checked(bytes, &self.options);
+            if packet.is_err() {
+                // Stop after a malformed CCFB packet as after a malformed header.
+                self.inner = rtcp_packets(&[]);
+            }
+            return Some(packet.map(|p| (offset, p)).map_err(|e| e.shifted(offset)));
+        }
+    }
+}
+
 /// Parses every CCFB packet of a compound RTCP packet (or of a lone CCFB packet),
 /// skipping other RTCP packets (SR, RR, SDES, other feedback ...).
 ///
@@ -62,16 +102,11 @@ pub fn parse_compound(bytes: &[u8], options: &ParseOptions) -> Result<Vec<Repr>,
     if bytes.is_empty() {
         return Err(Error::Empty);
     }
-    let mut found = Vec::new();
-    let mut packets = 0;
-    for item in rtcp_packets(bytes) {
-        let (offset, packet) = item?;
-        packets += 1;
-        if is_ccfb(packet) {
-            found.push(Repr::parse_bytes(packet, options).map_err(|e| e.shifted(offset))?);
-        }
-    }
+    let found = ccfb_packets(bytes, options)
+        .map(|item| item.map(|(_, packet)| Repr::parse(&packet)))
+        .collect::<Result<Vec<_>, _>>()?;
     if found.is_empty() {
+        let packets = rtcp_packets(bytes).count();
         return Err(Error::NoCcfb { packets });
     }
     Ok(found)

@@ -45,7 +45,7 @@ mod packet;
 mod repr;
 mod timestamp;
 
-pub use compound::{RtcpPackets, is_ccfb, parse_compound, rtcp_packets};
+pub use compound::{CcfbPackets, RtcpPackets, ccfb_packets, is_ccfb, parse_compound, rtcp_packets};
 pub use convert::{decode_feedback, encode_feedback, from_feedback, to_feedback, to_feedback_into};
 pub use error::{EmitError, Error};
 pub use options::{CountConvention, CountMode, ParseOptions};

@@ -75,3 +75,25 @@ impl TimestampUnwrapper {
         self.highest
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn q16_nanos_round_trip_exactly() {
+        for ticks in [0, 1, 3, 65_535, 65_536, 99_380, 0xffff_ffff, 1 << 40] {
+            assert_eq!(nanos_to_q16(q16_to_nanos(ticks)), ticks);
+        }
+        assert_eq!(q16_to_nanos(1 << 16), 1_000_000_000);
+        assert_eq!(q16_to_nanos(1), 15_258); // 15.2587890625 ns, rounded down
+    }
+
+    #[test]
+    fn ato_units_are_1024ths_of_a_second() {
+        assert_eq!(ato_to_duration(1024), Duration::from_secs(1));
+        assert_eq!(ato_to_duration(1), Duration::from_nanos(976_562));
+        assert_eq!(duration_to_ato(Duration::from_millis(500)), 512);
+        assert_eq!(duration_to_ato(Duration::from_secs(60)), ATO_MAX);
+    }
+}
