@@ -44,10 +44,12 @@ pub enum CountMode {
     Fixed(CountConvention),
     /// Decide per packet. A writer uses one convention for a whole packet, so the parser
     /// tries both: if only one of them makes the blocks tile the space that the RTCP
-    /// length field leaves before the report timestamp, that one is used; if both do
-    /// (every `num_reports` odd, so count and count−1 give the same padded size) and the
-    /// RFC reading would put a non-zero word into a padding slot, the writer counted
-    /// minus one; otherwise the packet is ambiguous and `fallback` is used.
+    /// length field leaves before the report timestamp, that one is used. Both can fit,
+    /// typically when every `num_reports` is odd (count and count+1 then pad to the same
+    /// size); then, if the RFC reading would put a non-zero word into a padding slot
+    /// (RFC 8888 §3.1 pads with zero), the writer counted minus one; otherwise the packet
+    /// is ambiguous and `fallback` is used. The Ericsson reference always ends a block
+    /// with the received packet that triggered the report, so its packets are detected.
     Auto {
         /// Convention for ambiguous packets.
         fallback: CountConvention,
