@@ -1,6 +1,7 @@
 //! The `scream` command line.
 
 mod bench;
+mod ccfb;
 mod progress;
 mod scenarios;
 mod sim;
@@ -22,6 +23,8 @@ enum Command {
     Scenarios,
     /// Measure simulator speed (simulated seconds and packets per wall-clock second).
     Bench,
+    /// RFC 8888 congestion control feedback tools.
+    Ccfb(ccfb::CcfbArgs),
 }
 
 fn main() {
@@ -30,6 +33,7 @@ fn main() {
         Command::Sim(args) => sim::main(&args),
         Command::Scenarios => Ok(scenarios::listing()),
         Command::Bench => bench::main(),
+        Command::Ccfb(args) => ccfb::main(args),
     };
     report(result);
 }

@@ -1,9 +1,10 @@
 //! Sender configuration: every tunable of SCReAM V2 as a documented field.
 //!
-//! Section numbers refer to draft-ietf-ccwg-rfc8298bis-screamv2-00 (May 2026):
-//! §4.2.2 "Constants", §4.2.1 "Network congestion control" (reaction to loss, ECN-CE
-//! and delay; reference window update; lost packet detection), §4.2.3 "Send window",
-//! §4.2.4 "Packet pacing", §4.3 "Media rate control". Where a default differs from the
+//! Sections are named by title in draft-ietf-ccwg-rfc8298bis-screamv2-00 (May 2026),
+//! because their numbers shift between revisions:
+//! §"Constants", §"Network Congestion Control" (reaction to loss, ECN-CE
+//! and delay; reference window update; lost packet detection), §"Send Window",
+//! §"Packet Pacing", §"Media Rate Control". Where a default differs from the
 //! draft's recommendation, the field says why (see also the module docs of
 //! [`crate::sender`]).
 
@@ -40,7 +41,7 @@ pub struct ConfigError {
 pub struct SenderConfig {
     /// ECN mode. Default [`EcnMode::None`] (delay and loss only).
     pub ecn: EcnMode,
-    /// Maximum RTP payload per packet (draft §4.2.2 `MSS`), bytes. Default 1000.
+    /// Maximum RTP payload per packet (draft §"Constants" `MSS`), bytes. Default 1000.
     /// Range 100..=65000.
     pub mss_bytes: u32,
     /// RTP header bytes added to every payload in the size the controller accounts for,
@@ -54,10 +55,10 @@ pub struct SenderConfig {
     /// Default 1 s (the value the reference simulator gives its video stream).
     /// Range 10 ms..=60 s.
     pub max_rtp_queue_delay: Duration,
-    /// Queue delay target (draft §4.2.2 `QDELAY_TARGET_LO`): virtual L4S marking sets in
+    /// Queue delay target (draft §"Constants" `QDELAY_TARGET_LO`): virtual L4S marking sets in
     /// at half of it and reaches 100 % at it. Default 60 ms. Range 1 ms..=1 s.
     pub qdelay_target: Duration,
-    /// Minimum reference window (draft §4.2.2 `MIN_REF_WND`), bytes. Default 3000.
+    /// Minimum reference window (draft §"Constants" `MIN_REF_WND`), bytes. Default 3000.
     /// Range 100..=10^9. The effective minimum is never below two full packets.
     pub min_ref_wnd_bytes: u32,
     /// Reference window before any feedback, bytes. Default 10000 (the reference
@@ -65,35 +66,35 @@ pub struct SenderConfig {
     /// the first target far lower than the streams' start bitrates).
     /// Range 100..=10^9.
     pub initial_ref_wnd_bytes: u32,
-    /// Reference window scale factor on a loss event (draft §4.2.2 `BETA_LOSS`).
+    /// Reference window scale factor on a loss event (draft §"Constants" `BETA_LOSS`).
     /// Default 0.7. Range (0, 1]; 1 ignores loss.
     pub beta_loss: f64,
-    /// Reference window scale factor on a classic ECN-CE event (draft §4.2.2
+    /// Reference window scale factor on a classic ECN-CE event (draft §"Constants"
     /// `BETA_ECN`). Default 0.8. Range (0, 1].
     pub beta_ecn: f64,
-    /// EWMA gain of `l4s_alpha`, the averaged CE fraction (draft §4.2.2 `L4S_AVG_G`).
+    /// EWMA gain of `l4s_alpha`, the averaged CE fraction (draft §"Constants" `L4S_AVG_G`).
     /// Default 1/16. Range (0, 1].
     pub l4s_avg_g: f64,
-    /// EWMA gain (on increase) of the averaged queue delay (draft §4.2.2
+    /// EWMA gain (on increase) of the averaged queue delay (draft §"Constants"
     /// `QDELAY_AVG_G`). Default 1/4. Range (0, 1].
     pub qdelay_avg_g: f64,
     /// How many RTTs after a congestion event the multiplicative increase stays
-    /// restrained (draft §4.2.2 `POST_CONGESTION_DELAY_RTT`), RTTs (of at least
+    /// restrained (draft §"Constants" `POST_CONGESTION_DELAY_RTT`), RTTs (of at least
     /// `virtual_rtt`). Default 100. Range 1..=10^5.
     pub post_congestion_delay_rtts: f64,
     /// Fraction of the reference window it may grow by per RTT when far from congestion
-    /// (draft §4.2.2 `MUL_INCREASE_FACTOR`). Default 0.05, the reference simulator's
+    /// (draft §"Constants" `MUL_INCREASE_FACTOR`). Default 0.05, the reference simulator's
     /// value (the draft recommends 0.02; 0.05 reproduces the reference's ramp-up).
     /// Range 0..=1.
     pub mul_increase_factor: f64,
-    /// Virtual RTT (draft §4.2.2 `VIRTUAL_RTT`): the congestion interval is
+    /// Virtual RTT (draft §"Constants" `VIRTUAL_RTT`): the congestion interval is
     /// `min(virtual_rtt, srtt)`, and window growth is slowed for RTTs below it.
     /// Default 25 ms. Range 1 ms..=1 s.
     pub virtual_rtt: Duration,
-    /// Pacing rate relative to the target bitrate (draft §4.2.2
+    /// Pacing rate relative to the target bitrate (draft §"Constants"
     /// `PACKET_PACING_HEADROOM`). Default 1.5. Range 1..=10.
     pub packet_pacing_headroom: f64,
-    /// Minimum pacing rate (draft §4.2.2 `RATE_PACE_MIN`), bit/s. Default 50 kbit/s.
+    /// Minimum pacing rate (draft §"Constants" `RATE_PACE_MIN`), bit/s. Default 50 kbit/s.
     /// Range 1 kbit/s..=10 Gbit/s.
     pub rate_pace_min: Bitrate,
     /// Largest factor by which pacing is relaxed when the total target approaches the
@@ -103,7 +104,7 @@ pub struct SenderConfig {
     /// Largest factor by which the pacing rate follows frames larger than the average
     /// (reference `maxAdaptivePacingRateScale`). Default 1.5; 1 disables. Range 1..=10.
     pub max_adaptive_pacing_scale: f64,
-    /// How far bytes in flight may exceed the reference window (draft §4.2.2
+    /// How far bytes in flight may exceed the reference window (draft §"Constants"
     /// `REF_WND_OVERHEAD`), the send window's headroom when the queue delay varies.
     /// Default 1.5. Range 1..=10.
     pub ref_wnd_overhead: f64,
@@ -111,9 +112,9 @@ pub struct SenderConfig {
     /// window headroom, `maxWindowHeadroom`). Default 3.0. Range `ref_wnd_overhead`..=10.
     pub ref_wnd_overhead_max: f64,
     /// How far the reference window may grow beyond the recent maximum of bytes in
-    /// flight (draft §4.2.2 `BYTES_IN_FLIGHT_HEAD_ROOM`). Default 2.0. Range 1..=10.
+    /// flight (draft §"Constants" `BYTES_IN_FLIGHT_HEAD_ROOM`). Default 2.0. Range 1..=10.
     pub bytes_in_flight_head_room: f64,
-    /// Reordering window (draft §4.2.1 lost packet detection, RFC 8985 RACK): a packet
+    /// Reordering window (draft §"Network Congestion Control" lost packet detection, RFC 8985 RACK): a packet
     /// is lost once a packet sent more than this later has been acknowledged.
     /// Default 30 ms (reference `kReorderTime`). Range 0..=10 s.
     pub reorder_time: Duration,
@@ -128,7 +129,7 @@ pub struct SenderConfig {
     /// Default 0.01 (1 %). Range 0..=1.
     pub target_event_threshold: f64,
     /// Span of the base (minimum one-way) delay history, kept in 10 buckets (draft
-    /// §4.2.1, as in RFC 6817 LEDBAT). Default 600 s. Range 1 s..=1 h.
+    /// §"Network Congestion Control", as in RFC 6817 LEDBAT). Default 600 s. Range 1 s..=1 h.
     pub base_delay_window: Duration,
 }
 

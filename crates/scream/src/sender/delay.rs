@@ -4,7 +4,7 @@
 //!
 //! The one-way delay is the receiver's arrival time minus our send time. The two clocks
 //! have unrelated epochs, so only its changes mean anything: the base delay is its
-//! minimum over a long history (draft §4.2.1, after RFC 6817 LEDBAT) and the queue delay
+//! minimum over a long history (draft §"Network Congestion Control", after RFC 6817 LEDBAT) and the queue delay
 //! is the excess over that minimum.
 
 use crate::time::{Duration, Instant};
@@ -132,7 +132,7 @@ impl DelayEstimator {
         congestion_interval: Duration,
         qdelay_target: Duration,
     ) {
-        // Draft §4.2.1: qdelay_avg, a slow-attack fast-decay EWMA, updated once per RTT.
+        // Draft §"Network Congestion Control": qdelay_avg, a slow-attack fast-decay EWMA, updated once per RTT.
         let due = self
             .last_avg_update
             .is_none_or(|t| now.saturating_duration_since(t) >= self.srtt);

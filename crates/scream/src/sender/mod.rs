@@ -378,7 +378,7 @@ impl Sender {
             return Transmit::Idle;
         };
         let size = u64::from(next.size_bytes);
-        // Draft §4.2.3 send window, with the exception that a packet may always leave
+        // Draft §"Send Window" send window, with the exception that a packet may always leave
         // when nothing is in flight (otherwise a packet larger than the window would
         // never go).
         let limit = self.algorithm.send_limit_bytes(

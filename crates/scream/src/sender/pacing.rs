@@ -1,4 +1,4 @@
-//! Packet pacing (draft §4.2.4): packets leave no faster than the pacing rate, which is
+//! Packet pacing (draft §"Packet Pacing"): packets leave no faster than the pacing rate, which is
 //! the target bitrate with headroom, so frames are spread over the frame period instead
 //! of hitting the bottleneck as a burst.
 

@@ -1,4 +1,4 @@
-//! Stream scheduler and rate split (draft §4.2.5 stream prioritization).
+//! Stream scheduler and rate split (draft §"Stream Prioritization" stream prioritization).
 //!
 //! Transmission: weighted fair queueing by virtual time. Each stream's virtual time
 //! grows by `bytes / priority` when it sends; the backlogged stream with the smallest

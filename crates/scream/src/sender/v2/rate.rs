@@ -1,4 +1,4 @@
-//! SCReAM V2 media rate control (draft §4.3): the total target bitrate is the
+//! SCReAM V2 media rate control (draft §"Media Rate Control"): the total target bitrate is the
 //! reference window per smoothed RTT, with the corrections of the draft and the
 //! reference implementation.
 
@@ -13,7 +13,7 @@ const SRTT_PAD: Duration = Duration::from_millis(1);
 const SRTT_MIN: Duration = Duration::from_millis(1);
 const SRTT_MAX: Duration = Duration::from_millis(200);
 /// Windows of only a few packets make the rate jumpy; from `mss/ref_wnd` above 0.1 the
-/// rate is scaled down, by at most 20 % (draft §4.3; reference limits to 0.2).
+/// rate is scaled down, by at most 20 % (draft §"Media Rate Control"; reference limits to 0.2).
 const SMALL_WINDOW_RATIO: f64 = 0.1;
 const SMALL_WINDOW_MAX_CUT: f64 = 0.2;
 

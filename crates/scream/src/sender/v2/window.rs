@@ -1,4 +1,4 @@
-//! The SCReAM V2 reference window (draft §4.2.1): back-off on loss, classic ECN-CE,
+//! The SCReAM V2 reference window (draft §"Network Congestion Control"): back-off on loss, classic ECN-CE,
 //! L4S CE fraction and queue delay ("virtual L4S"), and the adaptive multiplicative
 //! increase, capped by the recent maximum of bytes in flight.
 
@@ -6,15 +6,15 @@ use super::{AckSummary, Measurements};
 use crate::sender::config::{EcnMode, SenderConfig};
 use crate::time::{Duration, Instant};
 
-/// `l4s_alpha` is updated at least this often (draft §4.2.1: every min(10 ms, s_rtt)).
+/// `l4s_alpha` is updated at least this often (draft §"Network Congestion Control": every min(10 ms, s_rtt)).
 const L4S_ALPHA_UPDATE: Duration = Duration::from_millis(10);
-/// Lowest growth scale near the inflection point (draft §4.2.1 reference window
+/// Lowest growth scale near the inflection point (draft §"Network Congestion Control" reference window
 /// increase: `scl_low_limit_t` = 0.1).
 const SCL_LOW: f64 = 0.1;
 /// Gain of the distance to the inflection point in the growth scale (draft: ×4).
 const SCL_GAIN: f64 = 4.0;
 /// In L4S operation the restraint near the inflection point is lifted for windows
-/// above `MSS / 0.02` = 50 MSS (draft §4.2.1).
+/// above `MSS / 0.02` = 50 MSS (draft §"Network Congestion Control").
 const SCL_L4S_RATIO: f64 = 0.02;
 /// Growth beyond the recent bytes in flight is restrained in proportion to the
 /// queue-delay variation, down to this factor (reference `latencyDiffCwndScale`
@@ -29,7 +29,7 @@ const BIF_HIST_PERIOD: Duration = Duration::from_millis(50);
 const NEAR_MAX_RATE: f64 = 0.95;
 /// After this many RTTs without congestion the window may have outgrown the real
 /// bytes in flight; the next L4S back-off starts from the bytes in flight (draft
-/// §4.2.1, 100 RTTs of at least `VIRTUAL_RTT`)...
+/// §"Network Congestion Control", 100 RTTs of at least `VIRTUAL_RTT`)...
 const LONG_UNCONGESTED_RTTS: u32 = 100;
 /// ...backs off at least this much, and restarts `l4s_alpha` from this value.
 const LONG_UNCONGESTED_BACKOFF: f64 = 0.25;
@@ -92,7 +92,7 @@ impl RefWindow {
         self.l4s_alpha
     }
 
-    /// Draft §4.2.3: bytes in flight may exceed the reference window by the headroom,
+    /// Draft §"Send Window": bytes in flight may exceed the reference window by the headroom,
     /// plus one packet so that a full-size packet always fits a just-open window.
     pub(crate) fn send_limit_bytes(&self, cfg: &SenderConfig, steadiness: f64, mss: u64) -> u64 {
         (self.ref_wnd * headroom(cfg, steadiness)).round() as u64 + mss
@@ -111,7 +111,7 @@ impl RefWindow {
         self.roll_bytes_in_flight(now, srtt, m.bytes_in_flight);
         self.update_l4s_alpha(cfg, ack, now, srtt);
 
-        // Draft §4.2.1: a congestion event needs a signal AND at least
+        // Draft §"Network Congestion Control": a congestion event needs a signal AND at least
         // min(VIRTUAL_RTT, s_rtt) since the previous event.
         let interval = cfg.virtual_rtt.min(srtt);
         let since = now.saturating_duration_since(last_congestion);
@@ -167,7 +167,7 @@ impl RefWindow {
     }
 
     /// Whether L4S marking is evidently at work, in which case the delay-based
-    /// back-off stands aside (draft §4.2.1: `l4s_alpha` at least the two marks per RTT
+    /// back-off stands aside (draft §"Network Congestion Control": `l4s_alpha` at least the two marks per RTT
     /// expected at equilibrium).
     fn l4s_active(&self, cfg: &SenderConfig, m: &Measurements, srtt: Duration) -> bool {
         if cfg.ecn != EcnMode::L4s {
@@ -196,7 +196,7 @@ impl RefWindow {
             .is_none_or(|t| now.saturating_duration_since(t) >= L4S_ALPHA_UPDATE.min(srtt));
         if due && self.packets_delivered > 0 {
             let fraction = self.packets_marked as f64 / self.packets_delivered as f64;
-            // Draft §4.2.1: l4s_alpha = L4S_AVG_G * fraction + (1 - L4S_AVG_G) * l4s_alpha.
+            // Draft §"Network Congestion Control": l4s_alpha = L4S_AVG_G * fraction + (1 - L4S_AVG_G) * l4s_alpha.
             self.l4s_alpha += cfg.l4s_avg_g * (fraction - self.l4s_alpha);
             self.packets_delivered = 0;
             self.packets_marked = 0;
@@ -204,7 +204,7 @@ impl RefWindow {
         }
     }
 
-    /// Draft §4.2.1 reference window increase.
+    /// Draft §"Network Congestion Control" reference window increase.
     fn increase(
         &mut self,
         cfg: &SenderConfig,
@@ -274,7 +274,7 @@ impl RefWindow {
 
     /// At the streams' maximum bitrate there is no point in a window beyond what is
     /// really in flight: an inflated window would take extra RTTs to bring down when
-    /// congestion comes (draft §4.2.1; reference history of bytes in flight).
+    /// congestion comes (draft §"Network Congestion Control"; reference history of bytes in flight).
     fn cap_near_max_rate(&mut self, cfg: &SenderConfig, m: &Measurements, srtt: Duration) {
         if m.total_target.bps() <= m.total_max.bps() * NEAR_MAX_RATE {
             return;

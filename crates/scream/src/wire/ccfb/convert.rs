@@ -1,0 +1,168 @@
+//! Conversion between CCFB packets and the abstract [`Feedback`].
+
+use super::compound::parse_compound;
+use super::error::Error;
+use super::options::ParseOptions;
+use super::packet::field;
+use super::repr::{BlockRepr, MetricBlock, Repr};
+use super::timestamp::{
+    Q16_TICKS_PER_ATO, TimestampUnwrapper, duration_to_ato, nanos_to_q16, q16_to_nanos,
+};
+use super::{ATO_UNAVAILABLE, MAX_PACKET_LEN, MAX_REPORTS_PER_BLOCK};
+use crate::feedback::{Feedback, PacketReport, PacketStatus};
+use crate::time::{Duration, RemoteInstant};
+
+/// Converts a parsed packet to abstract feedback.
+///
+/// `report_time` is the report timestamp extended by `unwrapper` (keep one unwrapper per
+/// feedback sender for the whole session). A received packet arrived `ato`/1024 s before
+/// it; ATO 0x1FFF gives `arrival: None`; 0x1FFE ("that long or longer") is taken at face
+/// value. R=0 gives [`PacketStatus::NotReceived`].
+pub fn to_feedback(repr: &Repr, unwrapper: &mut TimestampUnwrapper) -> Feedback {
+    let mut feedback = Feedback::default();
+    to_feedback_into(repr, unwrapper, &mut feedback);
+    feedback
+}
+
+/// Like [`to_feedback`], but appends the reports to `feedback` (whose allocation can be
+/// reused) and sets its `report_time`.
+pub fn to_feedback_into(repr: &Repr, unwrapper: &mut TimestampUnwrapper, feedback: &mut Feedback) {
+    let report_ticks = unwrapper.unwrap(repr.report_timestamp);
+    feedback.report_time = RemoteInstant::from_nanos(q16_to_nanos(report_ticks));
+    feedback.reports.reserve(repr.report_count());
+    for block in &repr.blocks {
+        for (index, metric) in block.reports.iter().enumerate() {
+            let status = if metric.received {
+                let arrival = (metric.ato != ATO_UNAVAILABLE).then(|| {
+                    let ticks =
+                        report_ticks.saturating_sub(u64::from(metric.ato) * Q16_TICKS_PER_ATO);
+                    RemoteInstant::from_nanos(q16_to_nanos(ticks))
+                });
+                PacketStatus::Received {
+                    arrival,
+                    ecn: metric.ecn,
+                }
+            } else {
+                PacketStatus::NotReceived
+            };
+            feedback.reports.push(PacketReport {
+                ssrc: block.media_ssrc,
+                seq: block.seq(index),
+                status,
+            });
+        }
+    }
+}
+
+/// Builds a packet from abstract feedback.
+///
+/// Consecutive reports of one SSRC in increasing sequence order share a block; sequence
+/// numbers skipped inside a run become R=0 entries. A new block starts when the SSRC
+/// changes, the sequence number does not move forward, or the block would exceed
+/// [`MAX_REPORTS_PER_BLOCK`](super::MAX_REPORTS_PER_BLOCK). The report timestamp is
+/// `report_time` in Q16 seconds (low 32 bits); offsets are measured from that rounded
+/// timestamp, rounded to 1/1024 s and clamped to 0x1FFE; an unknown arrival gives 0x1FFF.
+pub fn from_feedback(feedback: &Feedback, sender_ssrc: u32) -> Repr {
+    let report_ticks = nanos_to_q16(feedback.report_time.as_nanos());
+    let report_time = RemoteInstant::from_nanos(q16_to_nanos(report_ticks));
+    let mut blocks: Vec<BlockRepr> = Vec::new();
+    for report in &feedback.reports {
+        let metric = metric_block(report.status, report_time);
+        let run = blocks.last_mut().and_then(|b| {
+            // Sequence numbers the report skips after the block's last one.
+            let gap = usize::from(report.seq.wrapping_sub(b.seq(b.reports.len())));
+            let fits = b.reports.len() + gap < MAX_REPORTS_PER_BLOCK;
+            (b.media_ssrc == report.ssrc && fits).then_some((b, gap))
+        });
+        match run {
+            Some((block, gap)) => {
+                let filled = block.reports.len() + gap;
+                block.reports.resize(filled, MetricBlock::NOT_RECEIVED);
+                block.reports.push(metric);
+            }
+            None => blocks.push(BlockRepr {
+                media_ssrc: report.ssrc,
+                begin_seq: report.seq,
+                reports: vec![metric],
+            }),
+        }
+    }
+    Repr {
+        sender_ssrc,
+        // The report timestamp is the low 32 bits of the extended Q16 time.
+        report_timestamp: report_ticks as u32,
+        blocks,
+    }
+}
+
+fn metric_block(status: PacketStatus, report_time: RemoteInstant) -> MetricBlock {
+    match status {
+        PacketStatus::NotReceived => MetricBlock::NOT_RECEIVED,
+        PacketStatus::Received { arrival, ecn } => {
+            let ato = arrival.map_or(ATO_UNAVAILABLE, |a| {
+                duration_to_ato(
+                    report_time
+                        .checked_duration_since(a)
+                        .unwrap_or(Duration::ZERO),
+                )
+            });
+            MetricBlock::received(ecn, ato)
+        }
+    }
+}
+
+/// Encodes `feedback` as RFC 8888 bytes, replacing the contents of `out`.
+///
+/// Normally one CCFB packet; feedback too large for one RTCP packet (over 262144 bytes)
+/// becomes a compound of several CCFB packets with the same timestamp, which
+/// [`decode_feedback`] reassembles.
+pub fn encode_feedback(feedback: &Feedback, sender_ssrc: u32, out: &mut Vec<u8>) {
+    out.clear();
+    let repr = from_feedback(feedback, sender_ssrc);
+    if repr.buffer_len() <= MAX_PACKET_LEN {
+        emit_infallible(&repr, out);
+        return;
+    }
+    let mut chunk = Repr {
+        sender_ssrc,
+        report_timestamp: repr.report_timestamp,
+        blocks: Vec::new(),
+    };
+    for block in repr.blocks {
+        let block_len = field::block::len(block.reports.len());
+        if chunk.buffer_len() + block_len > MAX_PACKET_LEN {
+            emit_infallible(&chunk, out);
+            chunk.blocks.clear();
+        }
+        chunk.blocks.push(block);
+    }
+    emit_infallible(&chunk, out);
+}
+
+fn emit_infallible(repr: &Repr, out: &mut Vec<u8>) {
+    let written = repr.emit_to_vec(out);
+    // Blocks hold at most MAX_REPORTS_PER_BLOCK reports and packets at most
+    // MAX_PACKET_LEN bytes by construction, so emitting cannot fail.
+    debug_assert!(written.is_ok(), "CCFB emit failed: {written:?}");
+}
+
+/// Decodes RFC 8888 bytes (one CCFB packet, or a compound RTCP packet holding one or
+/// more) into abstract feedback.
+///
+/// Reports of all CCFB packets are concatenated; `report_time` is the latest of their
+/// timestamps. Pass the same `unwrapper` for every packet of a session.
+pub fn decode_feedback(
+    bytes: &[u8],
+    options: &ParseOptions,
+    unwrapper: &mut TimestampUnwrapper,
+) -> Result<Feedback, Error> {
+    let reprs = parse_compound(bytes, options)?;
+    let mut feedback = Feedback::default();
+    let mut latest = RemoteInstant::ZERO;
+    for repr in &reprs {
+        to_feedback_into(repr, unwrapper, &mut feedback);
+        latest = latest.max(feedback.report_time);
+    }
+    feedback.report_time = latest;
+    Ok(feedback)
+}
