@@ -1,11 +1,8 @@
-//! Adapters to parts of the `scream` API that are still being completed.
-//!
-//! TRANSITIONAL: [`encode`] and [`decode`] bridge the RFC 8888 codec functions
-//! (`scream::wire::ccfb::{encode_feedback, decode_feedback}`) that are not in the
-//! `scream` API yet; until they are, the report is handed over as is (its RFC 8888 size
-//! still loads the return path). When they land, only these two bodies change.
+//! The simulator's adapters to the `scream` API: feedback through the RFC 8888 codec,
+//! sender parameters by name and the statistics the samples read.
 
 use scream::sender::{SenderConfig, SenderStats};
+use scream::wire::ccfb::{ParseOptions, TimestampUnwrapper, decode_feedback, encode_feedback};
 use scream::{Bitrate, Duration, Feedback};
 
 /// Feedback as it crosses the return path.
@@ -35,19 +32,28 @@ pub fn rfc8888_len(fb: &Feedback) -> u32 {
     len
 }
 
-/// Encodes a report for the return path. TRANSITIONAL: passes the report through until
-/// `scream::wire::ccfb::encode_feedback` exists; the wire size is still RFC 8888's.
-pub fn encode(fb: Feedback, _as_bytes: bool) -> (FeedbackMsg, u32) {
-    let len = rfc8888_len(&fb);
-    (FeedbackMsg::Report(fb), len)
+/// Prepares a report for the return path: RFC 8888 bytes when `as_bytes`, else the
+/// report itself. Returns it with its size on the wire in bytes.
+pub fn encode(fb: Feedback, as_bytes: bool, rtcp_sender_ssrc: u32) -> (FeedbackMsg, u32) {
+    if as_bytes {
+        let mut out = Vec::with_capacity(rfc8888_len(&fb) as usize);
+        encode_feedback(&fb, rtcp_sender_ssrc, &mut out);
+        let len = u32::try_from(out.len()).unwrap_or(u32::MAX);
+        (FeedbackMsg::Bytes(out), len)
+    } else {
+        let len = rfc8888_len(&fb);
+        (FeedbackMsg::Report(fb), len)
+    }
 }
 
-/// Decodes a report at the sender; `None` for bytes the codec rejects. TRANSITIONAL:
-/// see [`encode`].
-pub fn decode(msg: FeedbackMsg) -> Option<Feedback> {
+/// The report at the sender; `None` for bytes the codec rejects. `unwrapper` extends
+/// the 32-bit report timestamps of one feedback session.
+pub fn decode(msg: FeedbackMsg, unwrapper: &mut TimestampUnwrapper) -> Option<Feedback> {
     match msg {
         FeedbackMsg::Report(fb) => Some(fb),
-        FeedbackMsg::Bytes(_) => None,
+        FeedbackMsg::Bytes(bytes) => {
+            decode_feedback(&bytes, &ParseOptions::default(), unwrapper).ok()
+        }
     }
 }
 

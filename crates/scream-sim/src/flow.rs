@@ -11,7 +11,11 @@ use scream::receiver::{Receiver, ReceiverConfig};
 use scream::sender::{
     EcnMode, MediaFrame, Sender, SenderConfig, SentPacket, StreamConfig, StreamId,
 };
+use scream::wire::ccfb::TimestampUnwrapper;
 use scream::{Bitrate, Duration, Ecn, Instant};
+
+/// RTCP sender SSRC of a flow's feedback: its media SSRC with the top bit flipped.
+pub const RTCP_SSRC_FLIP: u32 = 0x8000_0000;
 
 /// RTP fixed header, bytes (RFC 3550 §5.1); added by the fixed-rate packetiser.
 pub const RTP_HEADER_BYTES: u32 = 12;
@@ -29,6 +33,8 @@ pub struct ScreamEndpoints {
     pub sender_wake: Option<Instant>,
     /// The instant a receiver wake-up is scheduled for.
     pub receiver_wake: Option<Instant>,
+    /// Extends the report timestamps of this flow's RFC 8888 feedback.
+    pub unwrapper: TimestampUnwrapper,
 }
 
 /// Sends every frame at once as MSS-sized packets; no feedback.
@@ -212,6 +218,7 @@ impl Flow {
                     stream,
                     sender_wake: None,
                     receiver_wake: None,
+                    unwrapper: TimestampUnwrapper::new(),
                 }))
             }
         };

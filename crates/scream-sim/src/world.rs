@@ -402,7 +402,8 @@ impl World {
             return;
         };
         while let Some(fb) = ep.receiver.poll_feedback(now) {
-            let (msg, len) = compat::encode(fb, self.feedback_as_bytes);
+            let rtcp_ssrc = flow.ssrc ^ crate::flow::RTCP_SSRC_FLIP;
+            let (msg, len) = compat::encode(fb, self.feedback_as_bytes, rtcp_ssrc);
             let mut t = now;
             for &l in flow.path.iter().rev() {
                 t = self.links[l as usize].ret.transit(t, len);
@@ -421,7 +422,7 @@ impl World {
         let Controller::Scream(ep) = &mut self.flows[f].controller else {
             return;
         };
-        if let Some(fb) = compat::decode(msg) {
+        if let Some(fb) = compat::decode(msg, &mut ep.unwrapper) {
             ep.sender.on_feedback(now, &fb);
         }
         self.drive_sender(f, now);

@@ -120,3 +120,15 @@ fn speed_ericsson_default() {
     let s: Scenario = load_builtin("ericsson-default", &[]).unwrap();
     assert!(run(&s, 1, None).is_ok());
 }
+
+#[test]
+fn feedback_through_the_rfc8888_codec_works_like_direct_handover() {
+    let bytes: Scenario =
+        load_builtin("ericsson-default", &overrides(&["feedback_as_bytes=true"])).unwrap();
+    let direct: Scenario =
+        load_builtin("ericsson-default", &overrides(&["feedback_as_bytes=false"])).unwrap();
+    let a = run(&bytes, 1, None).unwrap().summary.flows[0].throughput_mbps;
+    let b = run(&direct, 1, None).unwrap().summary.flows[0].throughput_mbps;
+    // The codec quantises arrival times (RFC 8888 §3.1, 1/1024 s), nothing more.
+    assert!((a - b).abs() / b < 0.1, "codec {a} vs direct {b}");
+}
