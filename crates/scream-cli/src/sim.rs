@@ -61,7 +61,6 @@ pub(crate) fn main(args: &SimArgs) -> Result<String, String> {
 }
 
 /// The default output folder of a scenario.
-#[expect(dead_code, reason = "used once the simulator core runs scenarios")]
 pub(crate) fn default_out_dir(scenario_name: &str) -> PathBuf {
     Path::new("out").join(scenario_name)
 }
@@ -158,11 +157,33 @@ pub(crate) fn table(summary: &Value, out_dir: &Path) -> String {
 
 /// The seam to the simulator core: load, run, write outputs and plots.
 pub(crate) mod engine {
-    use std::path::Path;
+    use std::path::{Path, PathBuf};
 
     use scream_sim::scenario::load::{Override, load_named};
+    use scream_sim::{RunResult, Scenario};
 
     use super::Outcome;
+
+    /// Loads and validates a scenario: file path or built-in name, with overrides.
+    pub(crate) fn load(scenario: &str, overrides: &[Override]) -> Result<Scenario, String> {
+        let loaded: Scenario = load_named(scenario, overrides).map_err(|e| e.to_string())?;
+        loaded.validate().map_err(|e| format!("{scenario}: {e}"))?;
+        Ok(loaded)
+    }
+
+    /// Runs a loaded scenario and stamps the wall-clock time it took (the simulator
+    /// itself never reads a clock).
+    pub(crate) fn run_loaded(
+        scenario: &Scenario,
+        seed: Option<u64>,
+        progress: Option<&mut dyn FnMut(f64)>,
+    ) -> Result<RunResult, String> {
+        let started = std::time::Instant::now();
+        let mut result = scream_sim::run(scenario, seed.unwrap_or(scenario.seed), progress)
+            .map_err(|e| e.to_string())?;
+        result.summary.wall_time_s = started.elapsed().as_secs_f64();
+        Ok(result)
+    }
 
     /// Loads `scenario` with `overrides`, runs it and writes its outputs.
     pub(crate) fn simulate(
@@ -173,17 +194,36 @@ pub(crate) mod engine {
         plots: bool,
         progress: &mut dyn FnMut(f64),
     ) -> Result<Outcome, String> {
-        // Until the simulator core is part of the build, the scenario is still checked
-        // (so bad files and overrides are reported) but cannot be run.
-        let _: serde_json::Value = load_named(scenario, overrides).map_err(|e| e.to_string())?;
-        let _ = (seed, out, plots, progress);
-        Err("this build has no simulator core yet".to_owned())
+        let loaded = load(scenario, overrides)?;
+        let result = run_loaded(&loaded, seed, Some(progress))?;
+        let out_dir: PathBuf =
+            out.map_or_else(|| super::default_out_dir(&loaded.name), Path::to_path_buf);
+        std::fs::create_dir_all(&out_dir)
+            .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
+        scream_sim::write_outputs(&result, &out_dir)
+            .map_err(|e| format!("cannot write outputs to {}: {e}", out_dir.display()))?;
+        if plots {
+            let input = scream_sim::plot::PlotInput {
+                scenario_name: &result.scenario_name,
+                flow_names: &result.flow_names,
+                samples: &result.samples,
+            };
+            scream_sim::plot::write_plots(&input, &out_dir).map_err(|e| e.to_string())?;
+        }
+        summary_value(&result).map(|summary| Outcome { summary, out_dir })
     }
 
     /// Loads and runs a scenario without writing anything; returns summary.json's value.
     pub(crate) fn run(scenario: &str, overrides: &[Override]) -> Result<serde_json::Value, String> {
-        let _: serde_json::Value = load_named(scenario, overrides).map_err(|e| e.to_string())?;
-        Err("this build has no simulator core yet".to_owned())
+        let loaded = load(scenario, overrides)?;
+        let result = run_loaded(&loaded, None, None)?;
+        summary_value(&result)
+    }
+
+    /// summary.json exactly as written to disk (fixed decimals), as a JSON value.
+    fn summary_value(result: &RunResult) -> Result<serde_json::Value, String> {
+        let bytes = scream_sim::output::summary_json(&result.summary).map_err(|e| e.to_string())?;
+        serde_json::from_slice(&bytes).map_err(|e| e.to_string())
     }
 }
 

@@ -90,7 +90,6 @@ fn missing_lumos5g_trace_is_a_clear_error() {
 }
 
 #[test]
-#[ignore = "needs the scenario model of the simulator core"]
 fn unknown_key_in_a_file_names_file_line_and_key() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(
@@ -108,7 +107,6 @@ fn unknown_key_in_a_file_names_file_line_and_key() {
 }
 
 #[test]
-#[ignore = "needs the scenario model of the simulator core"]
 fn set_with_an_unknown_key_is_an_error() {
     let dir = tempfile::tempdir().expect("temp dir");
     let o = scream(
@@ -124,7 +122,6 @@ fn set_with_an_unknown_key_is_an_error() {
 }
 
 #[test]
-#[ignore = "needs the simulator core"]
 fn sim_json_writes_summary_with_the_documented_keys() {
     let dir = tempfile::tempdir().expect("temp dir");
     let o = scream(

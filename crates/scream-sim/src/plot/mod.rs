@@ -8,14 +8,13 @@
 mod chart;
 mod decimate;
 mod figures;
-mod standin;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use plotters::prelude::*;
 
-pub use standin::Sample;
+pub use crate::metrics::Sample;
 
 /// Font family name the bundled font is registered under.
 const FONT: &str = "sans-serif";
