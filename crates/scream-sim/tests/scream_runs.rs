@@ -2,19 +2,11 @@
 
 use scream_sim::output::{summary_json, timeseries_csv};
 use scream_sim::scenario::builtin::BUILTINS;
-use scream_sim::scenario::load::{Override, load_builtin};
+use scream_sim::scenario::load::load_builtin;
+
+mod common;
+use common::{overrides, shared};
 use scream_sim::{Scenario, run};
-
-fn overrides(list: &[&str]) -> Vec<Override> {
-    list.iter().map(|s| s.parse().unwrap()).collect()
-}
-
-fn shared(file: &str) -> String {
-    format!(
-        "{}/../../../shared/data/links/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    )
-}
 
 #[test]
 fn ericsson_default_is_byte_identical_across_runs() {
