@@ -49,6 +49,7 @@ pub(crate) struct DelayEstimator {
     qdelay_avg: Duration,
     last_avg_update: Option<Instant>,
     srtt: Duration,
+    srtt_falling: bool,
     has_rtt: bool,
     qd_max_avg: f64,
     qd_min_avg: f64,
@@ -72,6 +73,7 @@ impl DelayEstimator {
             qdelay_avg: Duration::ZERO,
             last_avg_update: None,
             srtt: INITIAL_SRTT,
+            srtt_falling: false,
             has_rtt: false,
             qd_max_avg: 0.0,
             qd_min_avg: f64::MAX,
@@ -117,7 +119,9 @@ impl DelayEstimator {
     pub(crate) fn on_rtt_sample(&mut self, rtt: Duration) {
         if self.has_rtt {
             let s = self.srtt.as_secs_f64();
-            self.srtt = Duration::from_secs_f64(s + SRTT_G * (rtt.as_secs_f64() - s));
+            let next = Duration::from_secs_f64(s + SRTT_G * (rtt.as_secs_f64() - s));
+            self.srtt_falling = next < self.srtt;
+            self.srtt = next;
         } else {
             self.srtt = rtt;
             self.has_rtt = true;
@@ -132,10 +136,13 @@ impl DelayEstimator {
         congestion_interval: Duration,
         qdelay_target: Duration,
     ) {
-        // Draft §"Network Congestion Control": qdelay_avg, a slow-attack fast-decay EWMA, updated once per RTT.
+        // Draft §"Network Congestion Control": qdelay_avg, a slow-attack fast-decay EWMA.
+        // The draft updates it once per RTT; like the reference we update it once per
+        // congestion interval (min(VIRTUAL_RTT, s_rtt)), otherwise at RTTs of 50 ms
+        // the delay-based back-off sets in late and the queue overshoots.
         let due = self
             .last_avg_update
-            .is_none_or(|t| now.saturating_duration_since(t) >= self.srtt);
+            .is_none_or(|t| now.saturating_duration_since(t) >= congestion_interval);
         if due {
             if self.queue_delay < self.qdelay_avg {
                 self.qdelay_avg = self.queue_delay;
@@ -216,6 +223,11 @@ impl DelayEstimator {
 
     pub(crate) fn srtt(&self) -> Duration {
         self.srtt
+    }
+
+    /// Whether the latest RTT sample lowered the smoothed RTT.
+    pub(crate) fn srtt_falling(&self) -> bool {
+        self.srtt_falling
     }
 
     /// 1 when the queue delay is steady, falling to 0 as its variation reaches twice
