@@ -50,6 +50,8 @@ pub(crate) struct DelayEstimator {
     last_avg_update: Option<Instant>,
     srtt: Duration,
     srtt_falling: bool,
+    srtt_slow: Duration,
+    last_slow_update: Option<Instant>,
     has_rtt: bool,
     qd_max_avg: f64,
     qd_min_avg: f64,
@@ -74,6 +76,8 @@ impl DelayEstimator {
             last_avg_update: None,
             srtt: INITIAL_SRTT,
             srtt_falling: false,
+            srtt_slow: INITIAL_SRTT,
+            last_slow_update: None,
             has_rtt: false,
             qd_max_avg: 0.0,
             qd_min_avg: f64::MAX,
@@ -116,7 +120,7 @@ impl DelayEstimator {
     }
 
     /// RTT sample (send time of the newest acknowledged packet to now).
-    pub(crate) fn on_rtt_sample(&mut self, rtt: Duration) {
+    pub(crate) fn on_rtt_sample(&mut self, now: Instant, rtt: Duration) {
         if self.has_rtt {
             let s = self.srtt.as_secs_f64();
             let next = Duration::from_secs_f64(s + SRTT_G * (rtt.as_secs_f64() - s));
@@ -124,7 +128,18 @@ impl DelayEstimator {
             self.srtt = next;
         } else {
             self.srtt = rtt;
+            self.srtt_slow = rtt;
             self.has_rtt = true;
+        }
+        // The slow sRTT follows the smoothed one once per smoothed RTT with the same
+        // gain (reference implementation), so it spans about eight RTTs.
+        let due = self
+            .last_slow_update
+            .is_none_or(|t| now.saturating_duration_since(t) >= self.srtt);
+        if due {
+            let s = self.srtt_slow.as_secs_f64();
+            self.srtt_slow = Duration::from_secs_f64(s + SRTT_G * (self.srtt.as_secs_f64() - s));
+            self.last_slow_update = Some(now);
         }
     }
 
@@ -225,6 +240,12 @@ impl DelayEstimator {
         self.srtt
     }
 
+    /// The smoothed RTT averaged over about eight RTTs: it barely moves during a
+    /// short queue build-up.
+    pub(crate) fn srtt_slow(&self) -> Duration {
+        self.srtt_slow
+    }
+
     /// Whether the latest RTT sample lowered the smoothed RTT.
     pub(crate) fn srtt_falling(&self) -> bool {
         self.srtt_falling
@@ -273,9 +294,9 @@ mod tests {
     fn srtt_is_an_ewma_of_samples() {
         let mut d = DelayEstimator::new(Duration::from_secs(600));
         assert_eq!(d.srtt(), INITIAL_SRTT);
-        d.on_rtt_sample(Duration::from_millis(80));
+        d.on_rtt_sample(Instant::from_millis(100), Duration::from_millis(80));
         assert_eq!(d.srtt(), Duration::from_millis(80));
-        d.on_rtt_sample(Duration::from_millis(160));
+        d.on_rtt_sample(Instant::from_millis(110), Duration::from_millis(160));
         assert_eq!(d.srtt(), Duration::from_millis(90));
     }
 

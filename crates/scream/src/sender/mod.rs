@@ -46,7 +46,10 @@
 //!   is the instantaneous qdelay), and each back-off is divided by
 //!   `max(1, s_rtt / VIRTUAL_RTT)` because up to that many back-offs fit in one RTT.
 //!   The same division applies to the L4S back-off (reference implementation). The
-//!   virtual alpha is divided once more when it is computed, as in the reference.
+//!   virtual alpha is divided once more when it is computed, as in the reference. The
+//!   division uses a slow sRTT (the smoothed RTT followed once per RTT with gain 1/8,
+//!   as the reference's sRTT): the fast one swells with the queue the back-off is to
+//!   drain, and with it the delay-only queue p95 is ~15 % higher.
 //! - **`qdelay_avg` is updated once per congestion interval** `min(VIRTUAL_RTT, s_rtt)`
 //!   (draft: once per RTT), as the reference; at 50 ms RTTs the once-per-RTT average
 //!   lags so much that the delay-only queue p95 is ~30 % above the reference's.
@@ -59,8 +62,8 @@
 //!   the total target is already below 0.8 × the acknowledged rate (the encoder lags
 //!   the window), and, when the queue delay is below a quarter of the target, scaled by
 //!   the inflection-point scale and the queue-delay steadiness (each ≥ 0.25). The same
-//!   ×0.25 applies to the virtual back-off. CE is ignored when every packet of a
-//!   feedback was marked while the RTT falls: the queue already drains.
+//!   ×0.25 applies to the virtual back-off. In L4S mode CE is ignored when every
+//!   packet of a feedback was marked while the RTT falls: the queue already drains.
 //! - **Inflection-point scale** `(8 · (ref_wnd − ref_wnd_i) / ref_wnd_i)²` in [0.1, 1]
 //!   (draft: gain 4), and the additive increase is scaled by at least 0.25 of it
 //!   (draft: 0.1); the draft's L4S exemption for windows over 50 MSS is not applied.

@@ -28,6 +28,8 @@ pub(crate) struct AckSummary {
 pub(crate) struct Measurements {
     pub(crate) now: Instant,
     pub(crate) srtt: Duration,
+    /// sRTT averaged over about eight RTTs.
+    pub(crate) srtt_slow: Duration,
     pub(crate) qdelay_avg: Duration,
     /// Latest queue delay sample.
     pub(crate) queue_delay: Duration,

@@ -134,14 +134,19 @@ impl RefWindow {
         // A feedback whose packets were all CE-marked while the RTT falls reports a
         // queue that is already draining: an L4S marker with high thresholds keeps
         // marking for a while after the sender backed off (reference implementation).
-        let draining =
-            ack.packets_acked > 0 && ack.packets_ce == ack.packets_acked && m.rtt_falling;
+        // A classic threshold marker marks every packet anyway, so this applies to L4S only.
+        let draining = cfg.ecn == EcnMode::L4s
+            && ack.packets_acked > 0
+            && ack.packets_ce == ack.packets_acked
+            && m.rtt_falling;
         let is_ce = may_react && ack.packets_ce > 0 && cfg.ecn != EcnMode::None && !draining;
         let target = cfg.qdelay_target.as_secs_f64();
         let qavg = m.qdelay_avg.as_secs_f64();
         // Several back-offs fit in one RTT when s_rtt > VIRTUAL_RTT; scale each down so
         // the reaction per RTT stays the same (reference implementation).
-        let per_rtt = (srtt.as_secs_f64() / cfg.virtual_rtt.as_secs_f64()).max(1.0);
+        // The slow sRTT is used: the fast one swells with the very queue the back-off
+        // is to drain, which would weaken the back-off when it matters most.
+        let per_rtt = (m.srtt_slow.as_secs_f64() / cfg.virtual_rtt.as_secs_f64()).max(1.0);
         let mut alpha_v = 0.0;
         if may_react && qavg > target / 2.0 && !self.l4s_active(cfg, m, srtt) {
             // The reference divides the virtual alpha by `per_rtt` both when computing
@@ -342,6 +347,7 @@ mod tests {
         Measurements {
             now,
             srtt: Duration::from_millis(20),
+            srtt_slow: Duration::from_millis(20),
             qdelay_avg: Duration::ZERO,
             queue_delay: Duration::ZERO,
             rtt_falling: false,
@@ -398,5 +404,75 @@ mod tests {
             w.on_feedback(&cfg, &ack, &measurements(Instant::from_millis(100 * i)));
         }
         assert_eq!(w.ref_wnd_bytes(), u64::from(cfg.min_ref_wnd_bytes));
+    }
+
+    #[test]
+    fn l4s_alpha_rises_faster_than_it_decays() {
+        let cfg = SenderConfig {
+            ecn: EcnMode::L4s,
+            ..SenderConfig::default()
+        };
+        let mut w = RefWindow::new(&cfg);
+        let marked = AckSummary {
+            packets_acked: 10,
+            packets_ce: 10,
+            ..AckSummary::default()
+        };
+        w.update_l4s_alpha(
+            &cfg,
+            &marked,
+            Instant::from_millis(100),
+            Duration::from_millis(20),
+        );
+        let risen = w.l4s_alpha;
+        assert!((risen - cfg.l4s_avg_g).abs() < 1e-12, "{risen}");
+        let clean = AckSummary {
+            packets_acked: 10,
+            ..AckSummary::default()
+        };
+        w.update_l4s_alpha(
+            &cfg,
+            &clean,
+            Instant::from_millis(200),
+            Duration::from_millis(20),
+        );
+        let decayed = risen - w.l4s_alpha;
+        assert!(
+            (decayed - risen * cfg.l4s_avg_g_down).abs() < 1e-12,
+            "{decayed}"
+        );
+        assert!(decayed < risen * cfg.l4s_avg_g);
+    }
+
+    #[test]
+    fn l4s_backoff_is_quartered_when_the_target_lags_the_acked_rate() {
+        let cfg = SenderConfig {
+            ecn: EcnMode::L4s,
+            ..SenderConfig::default()
+        };
+        let backoff = |rate_acked: Bitrate| {
+            let mut w = RefWindow::new(&cfg);
+            let t0 = Instant::from_millis(1000);
+            w.last_congestion = Some(t0);
+            w.ref_wnd = 100_000.0;
+            w.l4s_alpha = 0.4;
+            let ack = AckSummary {
+                bytes_acked: 100,
+                bytes_acked_ce: 40,
+                packets_acked: 100,
+                packets_ce: 40,
+                packets_lost: 0,
+            };
+            let m = Measurements {
+                rate_acked,
+                ..measurements(t0 + Duration::from_millis(30))
+            };
+            w.on_feedback(&cfg, &ack, &m);
+            1.0 - w.ref_wnd / 100_000.0
+        };
+        let full = backoff(Bitrate::from_mbps(5.0));
+        let lagging = backoff(Bitrate::from_mbps(10.0));
+        assert!((full - 0.2).abs() < 1e-6, "{full}");
+        assert!((lagging - 0.05).abs() < 1e-6, "{lagging}");
     }
 }
