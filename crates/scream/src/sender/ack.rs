@@ -84,7 +84,8 @@ impl Sender {
         self.rate_ce.add(now, ack.bytes_acked_ce);
 
         if let Some(t) = newest_sent {
-            self.delay.on_rtt_sample(now.saturating_duration_since(t));
+            self.delay
+                .on_rtt_sample(now, now.saturating_duration_since(t));
             let newest = self.newest_acked_sent_at.map_or(t, |n| n.max(t));
             self.newest_acked_sent_at = Some(newest);
         }
@@ -100,7 +101,11 @@ impl Sender {
         let m = Measurements {
             now,
             srtt: self.delay.srtt(),
+            srtt_slow: self.delay.srtt_slow(),
             qdelay_avg: self.delay.qdelay_avg(),
+            queue_delay: self.delay.queue_delay(),
+            rtt_falling: self.delay.srtt_falling(),
+            rate_acked: self.rate_acked.rate(),
             bytes_in_flight: self.bytes_in_flight,
             steadiness: self.delay.steadiness(),
             total_target: self.total_target(),

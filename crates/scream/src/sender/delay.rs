@@ -49,6 +49,9 @@ pub(crate) struct DelayEstimator {
     qdelay_avg: Duration,
     last_avg_update: Option<Instant>,
     srtt: Duration,
+    srtt_falling: bool,
+    srtt_slow: Duration,
+    last_slow_update: Option<Instant>,
     has_rtt: bool,
     qd_max_avg: f64,
     qd_min_avg: f64,
@@ -72,6 +75,9 @@ impl DelayEstimator {
             qdelay_avg: Duration::ZERO,
             last_avg_update: None,
             srtt: INITIAL_SRTT,
+            srtt_falling: false,
+            srtt_slow: INITIAL_SRTT,
+            last_slow_update: None,
             has_rtt: false,
             qd_max_avg: 0.0,
             qd_min_avg: f64::MAX,
@@ -114,13 +120,26 @@ impl DelayEstimator {
     }
 
     /// RTT sample (send time of the newest acknowledged packet to now).
-    pub(crate) fn on_rtt_sample(&mut self, rtt: Duration) {
+    pub(crate) fn on_rtt_sample(&mut self, now: Instant, rtt: Duration) {
         if self.has_rtt {
             let s = self.srtt.as_secs_f64();
-            self.srtt = Duration::from_secs_f64(s + SRTT_G * (rtt.as_secs_f64() - s));
+            let next = Duration::from_secs_f64(s + SRTT_G * (rtt.as_secs_f64() - s));
+            self.srtt_falling = next < self.srtt;
+            self.srtt = next;
         } else {
             self.srtt = rtt;
+            self.srtt_slow = rtt;
             self.has_rtt = true;
+        }
+        // The slow sRTT follows the smoothed one once per smoothed RTT with the same
+        // gain (reference implementation), so it spans about eight RTTs.
+        let due = self
+            .last_slow_update
+            .is_none_or(|t| now.saturating_duration_since(t) >= self.srtt);
+        if due {
+            let s = self.srtt_slow.as_secs_f64();
+            self.srtt_slow = Duration::from_secs_f64(s + SRTT_G * (self.srtt.as_secs_f64() - s));
+            self.last_slow_update = Some(now);
         }
     }
 
@@ -132,10 +151,13 @@ impl DelayEstimator {
         congestion_interval: Duration,
         qdelay_target: Duration,
     ) {
-        // Draft §"Network Congestion Control": qdelay_avg, a slow-attack fast-decay EWMA, updated once per RTT.
+        // Draft §"Network Congestion Control": qdelay_avg, a slow-attack fast-decay EWMA.
+        // The draft updates it once per RTT; like the reference we update it once per
+        // congestion interval (min(VIRTUAL_RTT, s_rtt)), otherwise at RTTs of 50 ms
+        // the delay-based back-off sets in late and the queue overshoots.
         let due = self
             .last_avg_update
-            .is_none_or(|t| now.saturating_duration_since(t) >= self.srtt);
+            .is_none_or(|t| now.saturating_duration_since(t) >= congestion_interval);
         if due {
             if self.queue_delay < self.qdelay_avg {
                 self.qdelay_avg = self.queue_delay;
@@ -218,6 +240,17 @@ impl DelayEstimator {
         self.srtt
     }
 
+    /// The smoothed RTT averaged over about eight RTTs: it barely moves during a
+    /// short queue build-up.
+    pub(crate) fn srtt_slow(&self) -> Duration {
+        self.srtt_slow
+    }
+
+    /// Whether the latest RTT sample lowered the smoothed RTT.
+    pub(crate) fn srtt_falling(&self) -> bool {
+        self.srtt_falling
+    }
+
     /// 1 when the queue delay is steady, falling to 0 as its variation reaches twice
     /// the threshold (reference `latencyDiffCwndScale`).
     pub(crate) fn steadiness(&self) -> f64 {
@@ -261,9 +294,9 @@ mod tests {
     fn srtt_is_an_ewma_of_samples() {
         let mut d = DelayEstimator::new(Duration::from_secs(600));
         assert_eq!(d.srtt(), INITIAL_SRTT);
-        d.on_rtt_sample(Duration::from_millis(80));
+        d.on_rtt_sample(Instant::from_millis(100), Duration::from_millis(80));
         assert_eq!(d.srtt(), Duration::from_millis(80));
-        d.on_rtt_sample(Duration::from_millis(160));
+        d.on_rtt_sample(Instant::from_millis(110), Duration::from_millis(160));
         assert_eq!(d.srtt(), Duration::from_millis(90));
     }
 

@@ -45,7 +45,34 @@
 //! - **Virtual L4S uses `qdelay_avg`** both as trigger and as level (the draft's trigger
 //!   is the instantaneous qdelay), and each back-off is divided by
 //!   `max(1, s_rtt / VIRTUAL_RTT)` because up to that many back-offs fit in one RTT.
-//!   The same division applies to the L4S back-off (reference implementation).
+//!   The same division applies to the L4S back-off (reference implementation). The
+//!   virtual alpha is divided once more when it is computed, as in the reference. The
+//!   division uses a slow sRTT (the smoothed RTT followed once per RTT with gain 1/8,
+//!   as the reference's sRTT): the fast one swells with the queue the back-off is to
+//!   drain, and with it the delay-only queue p95 is ~15 % higher.
+//! - **`qdelay_avg` is updated once per congestion interval** `min(VIRTUAL_RTT, s_rtt)`
+//!   (draft: once per RTT), as the reference; at 50 ms RTTs the once-per-RTT average
+//!   lags so much that the delay-only queue p95 is ~30 % above the reference's.
+//! - **`l4s_alpha` rises with gain 1/8 and decays with 1/128** (`l4s_avg_g`,
+//!   `l4s_avg_g_down`; draft: `L4S_AVG_G` = 1/16 both ways), as the reference; the
+//!   slow decay keeps the back-off ready for the next marking episode.
+//! - **One reaction per congestion event**, the strongest signal first: loss, else CE,
+//!   else virtual CE (the draft applies every signal present), as the reference.
+//! - **L4S back-off restraint** (reference implementation): the back-off is ×0.25 when
+//!   the total target is already below 0.8 × the acknowledged rate (the encoder lags
+//!   the window), and, when the queue delay is below a quarter of the target, scaled by
+//!   the inflection-point scale and the queue-delay steadiness (each ≥ 0.25). The same
+//!   ×0.25 applies to the virtual back-off. In L4S mode CE is ignored when every
+//!   packet of a feedback was marked while the RTT falls: the queue already drains.
+//! - **Inflection-point scale** `(8 · (ref_wnd − ref_wnd_i) / ref_wnd_i)²` in [0.1, 1]
+//!   (draft: gain 4), and the additive increase is scaled by at least 0.25 of it
+//!   (draft: 0.1); the draft's L4S exemption for windows over 50 MSS is not applied.
+//!   As the reference; with the draft's values the window needs 6–8 s to regain the
+//!   rate after the capacity returns in the reference scenario (reference: ~1.5 s).
+//! - **Long-uncongested L4S back-off** only caps the window at the recent bytes in
+//!   flight (reference); the draft's extra minimum back-off of 25 % and `l4s_alpha`
+//!   restart cut the rate by a quarter at the first mark after a calm period, which
+//!   took 8 s to recover in the reference scenario.
 //! - **Bytes in flight** are the packets neither acknowledged nor declared lost (the
 //!   draft counts everything above the highest acknowledged sequence number);
 //!   `bytes_newly_acked` counts acknowledged bytes only (the draft also adds lost ones).

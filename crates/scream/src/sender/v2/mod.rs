@@ -28,7 +28,15 @@ pub(crate) struct AckSummary {
 pub(crate) struct Measurements {
     pub(crate) now: Instant,
     pub(crate) srtt: Duration,
+    /// sRTT averaged over about eight RTTs.
+    pub(crate) srtt_slow: Duration,
     pub(crate) qdelay_avg: Duration,
+    /// Latest queue delay sample.
+    pub(crate) queue_delay: Duration,
+    /// Whether the latest RTT sample lowered the smoothed RTT (the queue drains).
+    pub(crate) rtt_falling: bool,
+    /// Rate of acknowledged bytes over the last 200 ms.
+    pub(crate) rate_acked: Bitrate,
     pub(crate) bytes_in_flight: u64,
     /// 1 when the queue delay is steady, towards 0 when it varies.
     pub(crate) steadiness: f64,

@@ -8,14 +8,30 @@ use crate::time::{Duration, Instant};
 
 /// `l4s_alpha` is updated at least this often (draft §"Network Congestion Control": every min(10 ms, s_rtt)).
 const L4S_ALPHA_UPDATE: Duration = Duration::from_millis(10);
-/// Lowest growth scale near the inflection point (draft §"Network Congestion Control" reference window
-/// increase: `scl_low_limit_t` = 0.1).
+/// Lowest value of the inflection-point scale `scl_i` (draft §"Network Congestion
+/// Control" reference window increase: 0.1); it restrains the multiplicative part of
+/// the increase.
 const SCL_LOW: f64 = 0.1;
-/// Gain of the distance to the inflection point in the growth scale (draft: ×4).
-const SCL_GAIN: f64 = 4.0;
-/// In L4S operation the restraint near the inflection point is lifted for windows
-/// above `MSS / 0.02` = 50 MSS (draft §"Network Congestion Control").
-const SCL_L4S_RATIO: f64 = 0.02;
+/// Lowest scale of the additive part of the increase near the inflection point
+/// (reference implementation: 0.25). With the draft's 0.1 the window needs several
+/// seconds to climb back past the previous congestion point after a capacity drop.
+const SCL_INCREMENT_LOW: f64 = 0.25;
+/// Gain of the relative distance to the inflection point before squaring (reference
+/// implementation: 8; the draft's 4 keeps the growth restrained up to 25 % above the
+/// inflection point instead of 12.5 %).
+const SCL_GAIN: f64 = 8.0;
+/// L4S back-offs are scaled down to this fraction when the total target is already
+/// below [`ACKED_RATE_FRACTION`] of the acknowledged rate (reference implementation):
+/// the encoder is behind the window, so a full back-off would only starve it.
+const RATE_LIMITED_BACKOFF: f64 = 0.25;
+/// See [`RATE_LIMITED_BACKOFF`] (reference `kTotalAckedBitrateFraction`).
+const ACKED_RATE_FRACTION: f64 = 0.8;
+/// Below this fraction of the queue delay target the L4S back-off is scaled by the
+/// inflection-point scale and the queue-delay steadiness (reference implementation),
+/// each no lower than [`SMALL_QUEUE_BACKOFF_MIN`]: marks at a small queue near the
+/// previous congestion point call for a gentle reaction.
+const SMALL_QUEUE_FRACTION: f64 = 0.25;
+const SMALL_QUEUE_BACKOFF_MIN: f64 = 0.25;
 /// Growth beyond the recent bytes in flight is restrained in proportion to the
 /// queue-delay variation, down to this factor (reference `latencyDiffCwndScale`
 /// lower limit 0.1).
@@ -29,10 +45,8 @@ const BIF_HIST_PERIOD: Duration = Duration::from_millis(50);
 const NEAR_MAX_RATE: f64 = 0.95;
 /// After this many RTTs without congestion the window may have outgrown the real
 /// bytes in flight; the next L4S back-off starts from the bytes in flight (draft
-/// §"Network Congestion Control", 100 RTTs of at least `VIRTUAL_RTT`)...
+/// §"Network Congestion Control", 100 RTTs of at least `VIRTUAL_RTT`).
 const LONG_UNCONGESTED_RTTS: u32 = 100;
-/// ...backs off at least this much, and restarts `l4s_alpha` from this value.
-const LONG_UNCONGESTED_BACKOFF: f64 = 0.25;
 
 /// Send window headroom over the reference window: `REF_WND_OVERHEAD` when the queue
 /// delay varies, up to `ref_wnd_overhead_max` when it is steady (reference adaptive
@@ -117,51 +131,73 @@ impl RefWindow {
         let since = now.saturating_duration_since(last_congestion);
         let may_react = since >= interval;
         let is_loss = may_react && ack.packets_lost > 0 && cfg.beta_loss < 1.0;
-        let is_ce = may_react && ack.packets_ce > 0 && cfg.ecn != EcnMode::None;
+        // A feedback whose packets were all CE-marked while the RTT falls reports a
+        // queue that is already draining: an L4S marker with high thresholds keeps
+        // marking for a while after the sender backed off (reference implementation).
+        // A classic threshold marker marks every packet anyway, so this applies to L4S only.
+        let draining = cfg.ecn == EcnMode::L4s
+            && ack.packets_acked > 0
+            && ack.packets_ce == ack.packets_acked
+            && m.rtt_falling;
+        let is_ce = may_react && ack.packets_ce > 0 && cfg.ecn != EcnMode::None && !draining;
         let target = cfg.qdelay_target.as_secs_f64();
         let qavg = m.qdelay_avg.as_secs_f64();
-        let mut alpha_v = 0.0;
-        if may_react && qavg > target / 2.0 && !self.l4s_active(cfg, m, srtt) {
-            alpha_v = ((qavg - target / 2.0) / (target / 2.0)).clamp(0.0, 1.0);
-        }
-        let is_virtual_ce = alpha_v > 0.0;
         // Several back-offs fit in one RTT when s_rtt > VIRTUAL_RTT; scale each down so
         // the reaction per RTT stays the same (reference implementation).
-        let per_rtt = (srtt.as_secs_f64() / cfg.virtual_rtt.as_secs_f64()).max(1.0);
+        // The slow sRTT is used: the fast one swells with the very queue the back-off
+        // is to drain, which would weaken the back-off when it matters most.
+        let per_rtt = (m.srtt_slow.as_secs_f64() / cfg.virtual_rtt.as_secs_f64()).max(1.0);
+        let mut alpha_v = 0.0;
+        if may_react && qavg > target / 2.0 && !self.l4s_active(cfg, m, srtt) {
+            // The reference divides the virtual alpha by `per_rtt` both when computing
+            // it and when applying it; without the second division the delay-based
+            // back-off is twice as strong per RTT at 50 ms RTTs.
+            alpha_v = ((qavg - target / 2.0) / (target / 2.0)).clamp(0.0, 1.0) / per_rtt;
+        }
+        let is_virtual_ce = alpha_v > 0.0;
+        // The encoder is already well below what gets through: a full back-off would
+        // only starve it (reference implementation).
+        let rate_limited = m.total_target.bps() < ACKED_RATE_FRACTION * m.rate_acked.bps();
+        let limited_scale = if rate_limited {
+            RATE_LIMITED_BACKOFF
+        } else {
+            1.0
+        };
+        let scl_i = self.inflection_scale();
 
         if is_loss || is_ce || is_virtual_ce {
             if !self.inflection_blocked {
                 self.ref_wnd_i = self.ref_wnd;
                 self.inflection_blocked = true;
             }
+            // One reaction per event, the strongest signal first: loss, then CE, then
+            // the delay-based virtual CE (reference implementation).
             if is_loss {
                 self.ref_wnd *= cfg.beta_loss;
-            }
-            if is_ce {
-                if cfg.ecn == EcnMode::L4s {
-                    let mut backoff = self.l4s_alpha / 2.0 / per_rtt;
-                    let long = cfg.virtual_rtt.max(srtt) * LONG_UNCONGESTED_RTTS;
-                    if since > long {
-                        let prev = self.max_bif_prev.max(self.max_bif) as f64;
-                        if prev > 0.0 {
-                            self.ref_wnd = self.ref_wnd.min(prev);
-                        }
-                        backoff = backoff.max(LONG_UNCONGESTED_BACKOFF);
-                        self.l4s_alpha = self.l4s_alpha.max(LONG_UNCONGESTED_BACKOFF);
-                    }
-                    self.ref_wnd *= 1.0 - backoff;
-                } else {
-                    self.ref_wnd *= cfg.beta_ecn;
+            } else if is_ce && cfg.ecn == EcnMode::L4s {
+                let mut backoff = self.l4s_alpha / 2.0 * limited_scale / per_rtt;
+                if m.queue_delay.as_secs_f64() < target * SMALL_QUEUE_FRACTION {
+                    backoff *= scl_i.max(SMALL_QUEUE_BACKOFF_MIN);
+                    backoff *= m.steadiness.clamp(SMALL_QUEUE_BACKOFF_MIN, 1.0);
                 }
-            }
-            if is_virtual_ce {
-                self.ref_wnd *= 1.0 - alpha_v / 2.0 / per_rtt;
+                let long = cfg.virtual_rtt.max(srtt) * LONG_UNCONGESTED_RTTS;
+                if since > long {
+                    let prev = self.max_bif_prev.max(self.max_bif) as f64;
+                    if prev > 0.0 {
+                        self.ref_wnd = self.ref_wnd.min(prev);
+                    }
+                }
+                self.ref_wnd *= 1.0 - backoff;
+            } else if is_ce {
+                self.ref_wnd *= cfg.beta_ecn;
+            } else {
+                self.ref_wnd *= 1.0 - alpha_v / 2.0 * limited_scale / per_rtt;
             }
             self.ref_wnd = self.ref_wnd.max(self.min_wnd);
             self.last_congestion = Some(now);
         }
 
-        self.increase(cfg, ack, m, srtt, mss);
+        self.increase(cfg, ack, m, srtt, mss, scl_i);
         self.cap_near_max_rate(cfg, m, srtt);
         self.ref_wnd = self.ref_wnd.max(self.min_wnd);
     }
@@ -196,8 +232,14 @@ impl RefWindow {
             .is_none_or(|t| now.saturating_duration_since(t) >= L4S_ALPHA_UPDATE.min(srtt));
         if due && self.packets_delivered > 0 {
             let fraction = self.packets_marked as f64 / self.packets_delivered as f64;
-            // Draft §"Network Congestion Control": l4s_alpha = L4S_AVG_G * fraction + (1 - L4S_AVG_G) * l4s_alpha.
-            self.l4s_alpha += cfg.l4s_avg_g * (fraction - self.l4s_alpha);
+            // Draft §"Network Congestion Control": l4s_alpha = L4S_AVG_G * fraction + (1 - L4S_AVG_G) * l4s_alpha,
+            // with a separate gain for decay (see `SenderConfig::l4s_avg_g_down`).
+            let g = if fraction >= self.l4s_alpha {
+                cfg.l4s_avg_g
+            } else {
+                cfg.l4s_avg_g_down
+            };
+            self.l4s_alpha += g * (fraction - self.l4s_alpha);
             self.packets_delivered = 0;
             self.packets_marked = 0;
             self.last_alpha_update = Some(now);
@@ -212,6 +254,7 @@ impl RefWindow {
         m: &Measurements,
         srtt: Duration,
         mss: f64,
+        scl: f64,
     ) {
         let now = m.now;
         let ratio = mss / self.ref_wnd;
@@ -222,13 +265,7 @@ impl RefWindow {
         increment *= small_rtt * small_rtt;
 
         // Grow cautiously near the window where congestion last set in.
-        let mut low = SCL_LOW;
-        if self.l4s_active(cfg, m, srtt) {
-            low = (SCL_L4S_RATIO / ratio).clamp(SCL_LOW, 1.0);
-        }
-        let dist = SCL_GAIN * (self.ref_wnd - self.ref_wnd_i) / self.ref_wnd_i.max(1.0);
-        let scl = (dist * dist).clamp(low, 1.0);
-        increment *= scl;
+        increment *= scl.max(SCL_INCREMENT_LOW);
 
         increment *= m.steadiness.clamp(STEADINESS_MIN, 1.0);
 
@@ -253,6 +290,14 @@ impl RefWindow {
             self.ref_wnd = grown;
             self.inflection_blocked = false;
         }
+    }
+
+    /// How far the window is from the inflection point (the window when congestion
+    /// last set in): `(SCL_GAIN · (ref_wnd − ref_wnd_i) / ref_wnd_i)²` in [`SCL_LOW`, 1]
+    /// (draft §"Network Congestion Control" reference window increase).
+    fn inflection_scale(&self) -> f64 {
+        let dist = SCL_GAIN * (self.ref_wnd - self.ref_wnd_i) / self.ref_wnd_i.max(1.0);
+        (dist * dist).clamp(SCL_LOW, 1.0)
     }
 
     /// Bytes-in-flight maxima per RTT (draft `max_bytes_in_flight[_prev]`) and a
@@ -302,7 +347,11 @@ mod tests {
         Measurements {
             now,
             srtt: Duration::from_millis(20),
+            srtt_slow: Duration::from_millis(20),
             qdelay_avg: Duration::ZERO,
+            queue_delay: Duration::ZERO,
+            rtt_falling: false,
+            rate_acked: Bitrate::ZERO,
             bytes_in_flight: 0,
             steadiness: 1.0,
             total_target: Bitrate::from_mbps(5.0),
@@ -355,5 +404,75 @@ mod tests {
             w.on_feedback(&cfg, &ack, &measurements(Instant::from_millis(100 * i)));
         }
         assert_eq!(w.ref_wnd_bytes(), u64::from(cfg.min_ref_wnd_bytes));
+    }
+
+    #[test]
+    fn l4s_alpha_rises_faster_than_it_decays() {
+        let cfg = SenderConfig {
+            ecn: EcnMode::L4s,
+            ..SenderConfig::default()
+        };
+        let mut w = RefWindow::new(&cfg);
+        let marked = AckSummary {
+            packets_acked: 10,
+            packets_ce: 10,
+            ..AckSummary::default()
+        };
+        w.update_l4s_alpha(
+            &cfg,
+            &marked,
+            Instant::from_millis(100),
+            Duration::from_millis(20),
+        );
+        let risen = w.l4s_alpha;
+        assert!((risen - cfg.l4s_avg_g).abs() < 1e-12, "{risen}");
+        let clean = AckSummary {
+            packets_acked: 10,
+            ..AckSummary::default()
+        };
+        w.update_l4s_alpha(
+            &cfg,
+            &clean,
+            Instant::from_millis(200),
+            Duration::from_millis(20),
+        );
+        let decayed = risen - w.l4s_alpha;
+        assert!(
+            (decayed - risen * cfg.l4s_avg_g_down).abs() < 1e-12,
+            "{decayed}"
+        );
+        assert!(decayed < risen * cfg.l4s_avg_g);
+    }
+
+    #[test]
+    fn l4s_backoff_is_quartered_when_the_target_lags_the_acked_rate() {
+        let cfg = SenderConfig {
+            ecn: EcnMode::L4s,
+            ..SenderConfig::default()
+        };
+        let backoff = |rate_acked: Bitrate| {
+            let mut w = RefWindow::new(&cfg);
+            let t0 = Instant::from_millis(1000);
+            w.last_congestion = Some(t0);
+            w.ref_wnd = 100_000.0;
+            w.l4s_alpha = 0.4;
+            let ack = AckSummary {
+                bytes_acked: 100,
+                bytes_acked_ce: 40,
+                packets_acked: 100,
+                packets_ce: 40,
+                packets_lost: 0,
+            };
+            let m = Measurements {
+                rate_acked,
+                ..measurements(t0 + Duration::from_millis(30))
+            };
+            w.on_feedback(&cfg, &ack, &m);
+            1.0 - w.ref_wnd / 100_000.0
+        };
+        let full = backoff(Bitrate::from_mbps(5.0));
+        let lagging = backoff(Bitrate::from_mbps(10.0));
+        assert!((full - 0.2).abs() < 1e-6, "{full}");
+        assert!((lagging - 0.05).abs() < 1e-6, "{lagging}");
     }
 }
