@@ -115,9 +115,12 @@ fn codel_marks_ect_packets_instead_of_dropping() {
 
 #[test]
 fn l4s_ramp_marking_fraction_follows_the_ramp() {
+    // The ramp judges the time at the link: queueing plus the packet's own transmission
+    // (1000 bytes at 8 Mbit/s = 1 ms), as the Ericsson reference's bottleneck does.
+    let rate = Bitrate::from_mbps(8.0);
     let mut q = L4sRamp::new(MS * 8, MS * 12);
     let mut rng = RngStream::new(5, "ramp-test");
-    for (sojourn_us, expected) in [
+    for (at_link_us, expected) in [
         (7_000u64, 0.0),
         (9_000, 0.25),
         (10_000, 0.5),
@@ -133,13 +136,14 @@ fn l4s_ramp_marking_fraction_follows_the_ramp() {
                 0,
             )
             .unwrap();
-            let p = q.pop(Instant::from_micros(sojourn_us), &mut rng).unwrap();
+            let dequeued_at = Instant::from_micros(at_link_us - 1_000);
+            let p = q.pop(dequeued_at, rate, &mut rng).unwrap();
             marked += usize::from(p.ecn == Ecn::Ce);
         }
         let frac = marked as f64 / n as f64;
         assert!(
             (frac - expected).abs() < 0.03,
-            "sojourn {sojourn_us} us: {frac} vs {expected}"
+            "time at link {at_link_us} us: {frac} vs {expected}"
         );
     }
     // Classic-ECN and Not-ECT packets are never marked by the ramp.
@@ -150,7 +154,7 @@ fn l4s_ramp_marking_fraction_follows_the_ramp() {
     )
     .unwrap();
     assert_eq!(
-        q.pop(Instant::from_millis(50), &mut rng).unwrap().ecn,
+        q.pop(Instant::from_millis(50), rate, &mut rng).unwrap().ecn,
         Ecn::Ect0
     );
 }

@@ -24,7 +24,7 @@ pub enum LinkAction {
 pub struct Started {
     /// The packet (its `queue_delay` includes this link's sojourn).
     pub packet: Packet,
-    /// Its sojourn in this link's queue.
+    /// Its time at this link: queueing plus its own transmission.
     pub sojourn: Duration,
 }
 
@@ -145,14 +145,17 @@ impl Link {
             self.wake_pending = Some(start);
             return (LinkAction::WakeAt(start), None);
         }
-        let Some(mut pkt) = self.queue.dequeue(now, &mut self.aqm_rng, dropped) else {
+        let rate = self.capacity.nominal_rate(now);
+        let Some(mut pkt) = self.queue.dequeue(now, rate, &mut self.aqm_rng, dropped) else {
             return (LinkAction::Nothing, None);
         };
-        let sojourn = now - pkt.enqueued_at;
-        pkt.queue_delay += sojourn;
         let Some(done) = self.capacity.finish_time(now, pkt.size_bytes) else {
             return (LinkAction::Nothing, None);
         };
+        // Reported delay: enqueue until the last bit leaves, the time the packet spent
+        // at this link (as the Ericsson reference simulator reports it).
+        let sojourn = done - pkt.enqueued_at;
+        pkt.queue_delay += sojourn;
         self.in_service = Some(pkt);
         (
             LinkAction::TxDone(done),

@@ -1,13 +1,18 @@
-//! Sojourn-time markers applied at dequeue: a classic-ECN step threshold and an L4S
-//! ramp.
+//! Delay markers applied at dequeue: a classic-ECN step threshold and an L4S ramp.
+//!
+//! Both compare the packet's *time at the link* — its queueing delay plus its own
+//! transmission time at the current capacity — with their thresholds. That is the delay
+//! the Ericsson reference simulator's bottleneck marks on, so the `ericsson-default*`
+//! scenarios mark the same packets; CoDel and DualPI2 use the plain sojourn time of
+//! their RFCs instead.
 
 use super::fifo::Fifo;
 use crate::packet::Packet;
 use crate::rng::RngStream;
-use scream::{Duration, Ecn, Instant};
+use scream::{Bitrate, Duration, Ecn, Instant};
 
-/// Classic ECN threshold marking: a packet whose sojourn exceeds `threshold` is
-/// CE-marked if ECN-capable, dropped otherwise.
+/// Classic ECN threshold marking: a packet whose time at the link exceeds `threshold`
+/// is CE-marked if ECN-capable, dropped otherwise.
 #[derive(Debug, Clone)]
 pub struct EcnThreshold {
     fifo: Fifo,
@@ -33,10 +38,16 @@ impl EcnThreshold {
         self.fifo.push(now, pkt, limit_bytes)
     }
 
-    /// The next packet to serialise; Not-ECT packets above the threshold are dropped.
-    pub fn pop(&mut self, now: Instant, dropped: &mut Vec<Packet>) -> Option<Packet> {
+    /// The next packet to serialise at `now` on a link of capacity `rate`; Not-ECT
+    /// packets above the threshold are dropped.
+    pub fn pop(
+        &mut self,
+        now: Instant,
+        rate: Bitrate,
+        dropped: &mut Vec<Packet>,
+    ) -> Option<Packet> {
         while let Some(mut pkt) = self.fifo.pop() {
-            if now - pkt.enqueued_at <= self.threshold {
+            if time_at_link(now, rate, &pkt) <= self.threshold {
                 return Some(pkt);
             }
             if pkt.ecn.is_ect() {
@@ -50,7 +61,7 @@ impl EcnThreshold {
 }
 
 /// L4S ramp marking: ECT(1) and CE packets are marked with a probability rising
-/// linearly from 0 at sojourn `min` to 1 at `max`; ECT(0) and Not-ECT packets are not
+/// linearly from 0 at a time at the link of `min` to 1 at `max`; ECT(0) and Not-ECT packets are not
 /// marked (they only see the tail-drop limit).
 #[derive(Debug, Clone)]
 pub struct L4sRamp {
@@ -80,22 +91,32 @@ impl L4sRamp {
         self.fifo.push(now, pkt, limit_bytes)
     }
 
-    /// Marking probability for a sojourn time.
-    pub fn probability(&self, sojourn: Duration) -> f64 {
-        ramp_probability(sojourn, self.min, self.max)
+    /// Marking probability for a time at the link.
+    pub fn probability(&self, delay: Duration) -> f64 {
+        ramp_probability(delay, self.min, self.max)
     }
 
-    /// The next packet to serialise, possibly CE-marked.
-    pub fn pop(&mut self, now: Instant, rng: &mut RngStream) -> Option<Packet> {
+    /// The next packet to serialise at `now` on a link of capacity `rate`, possibly
+    /// CE-marked.
+    pub fn pop(&mut self, now: Instant, rate: Bitrate, rng: &mut RngStream) -> Option<Packet> {
         let mut pkt = self.fifo.pop()?;
         if matches!(pkt.ecn, Ecn::Ect1 | Ecn::Ce) {
-            let p = self.probability(now - pkt.enqueued_at);
+            let p = self.probability(time_at_link(now, rate, &pkt));
             if rng.chance(p) {
                 pkt.ecn = Ecn::Ce;
             }
         }
         Some(pkt)
     }
+}
+
+/// Queueing delay so far plus the packet's own transmission time at `rate` (a stalled
+/// link adds nothing: the packet's wait is then counted as it happens).
+fn time_at_link(now: Instant, rate: Bitrate, pkt: &Packet) -> Duration {
+    let transmission = rate
+        .transmit_time(u64::from(pkt.size_bytes))
+        .unwrap_or(Duration::ZERO);
+    (now - pkt.enqueued_at) + transmission
 }
 
 /// Probability 0 at or below `min`, 1 at or above `max`, linear in between.

@@ -1,9 +1,9 @@
 //! Queue disciplines at a link's input.
 //!
 //! Every discipline stamps packets at enqueue and makes its AQM decision at dequeue,
-//! i.e. when the serializer takes the packet; the sojourn time it sees (and the one the
-//! simulator records) is enqueue -> start of serialisation, the queueing delay before
-//! transmission. AQMs mark only ECN-capable packets and drop the others where they
+//! i.e. when the serializer takes the packet. CoDel and DualPI2 judge the sojourn time
+//! (enqueue -> start of serialisation) as their RFCs define it; the two reference-style
+//! markers judge the time at the link (see [`marker`]). AQMs mark only ECN-capable packets and drop the others where they
 //! would mark. All disciplines share a tail-drop admission limit in bytes.
 
 pub mod codel;
@@ -18,7 +18,7 @@ pub use marker::{EcnThreshold, L4sRamp, ramp_probability};
 
 use crate::packet::Packet;
 use crate::rng::RngStream;
-use scream::Instant;
+use scream::{Bitrate, Instant};
 
 /// A queue discipline (an enum, so the per-packet path has no dynamic dispatch).
 #[derive(Debug, Clone)]
@@ -47,19 +47,21 @@ impl Queue {
         }
     }
 
-    /// The packet the serializer takes at `now` (ECN possibly set to CE); packets the
-    /// AQM drops on the way are appended to `dropped`.
+    /// The packet the serializer takes at `now` on a link whose capacity is now `rate`
+    /// (ECN possibly set to CE); packets the AQM drops on the way are appended to
+    /// `dropped`.
     pub fn dequeue(
         &mut self,
         now: Instant,
+        rate: Bitrate,
         rng: &mut RngStream,
         dropped: &mut Vec<Packet>,
     ) -> Option<Packet> {
         match self {
             Self::TailDrop(q) => q.pop(),
             Self::Codel(q) => q.pop(now, dropped),
-            Self::EcnThreshold(q) => q.pop(now, dropped),
-            Self::L4sRamp(q) => q.pop(now, rng),
+            Self::EcnThreshold(q) => q.pop(now, rate, dropped),
+            Self::L4sRamp(q) => q.pop(now, rate, rng),
             Self::DualPi2(q) => q.pop(now, rng, dropped),
         }
     }
