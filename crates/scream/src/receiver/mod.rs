@@ -17,7 +17,7 @@
 //! next one as long as fewer than `report_window` packets arrive in between.
 //!
 //! Arrival times in reports are this receiver's `now` values, expressed as
-//! [`RemoteInstant`](crate::time::RemoteInstant) for the sender.
+//! [`RemoteInstant`] for the sender.
 
 mod history;
 
