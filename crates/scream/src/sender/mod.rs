@@ -46,10 +46,16 @@
 //!   is the instantaneous qdelay), and each back-off is divided by
 //!   `max(1, s_rtt / VIRTUAL_RTT)` because up to that many back-offs fit in one RTT.
 //!   The same division applies to the L4S back-off (reference implementation). The
-//!   virtual alpha is divided once more when it is computed, as in the reference. The
-//!   division uses a slow sRTT (the smoothed RTT followed once per RTT with gain 1/8,
-//!   as the reference's sRTT): the fast one swells with the queue the back-off is to
-//!   drain, and with it the delay-only queue p95 is ~15 % higher.
+//!   virtual alpha is divided once more when it is computed, as in the reference.
+//! - **`s_rtt` is followed once per RTT** (the per-sample EWMA with gain 1/8, RFC 6298,
+//!   is itself averaged with gain 1/8 once per RTT), and while the window is
+//!   application-limited a falling RTT is followed with gain 1/1024 only, as the
+//!   reference's `sRtt`. This `s_rtt` drives everything: the target bitrate
+//!   (`8 · ref_wnd / s_rtt`), the congestion interval, the back-off scaling and the
+//!   window growth; the per-sample one only tells whether the queue drains (L4S CE
+//!   drain check). A per-sample `s_rtt` swells with the very queue a back-off is to
+//!   drain, so the target fell mostly through the RTT while the window barely shrank,
+//!   and the delay-only queue p95 was ~20 % above the reference's.
 //! - **`qdelay_avg` is updated once per congestion interval** `min(VIRTUAL_RTT, s_rtt)`
 //!   (draft: once per RTT), as the reference; at 50 ms RTTs the once-per-RTT average
 //!   lags so much that the delay-only queue p95 is ~30 % above the reference's.
