@@ -35,6 +35,11 @@
 //!
 //! - **`MUL_INCREASE_FACTOR` defaults to 0.05** (draft: 0.02), the reference
 //!   simulator's value; with 0.02 the ramp-up is markedly slower than the reference's.
+//! - **`POST_CONGESTION_DELAY_RTT` defaults to 200** (draft: 100), the reference's
+//!   value: the multiplicative increase returns over ~5 s after a congestion event
+//!   instead of ~2.5 s. With 100 the window doubled within 0.8 s once the capacity came
+//!   back in the reference scenario and the classic-ECN queue overshot to ~40 ms
+//!   (reference: < 10 ms).
 //! - **Initial reference window 10 000 bytes** (draft: `MIN_REF_WND`), as in the
 //!   reference simulator, so the first target is near typical start bitrates.
 //! - **Send window headroom is adaptive** between `REF_WND_OVERHEAD` (1.5) and 3.0 by
