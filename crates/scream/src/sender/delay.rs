@@ -254,6 +254,7 @@ impl DelayEstimator {
     }
 
     /// EWMA of every RTT sample with gain 1/8 (RFC 6298; the reference's `sRttSh`).
+    #[cfg(test)]
     pub(crate) fn srtt_fast(&self) -> Duration {
         self.srtt_fast
     }
