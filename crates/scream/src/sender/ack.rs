@@ -84,8 +84,9 @@ impl Sender {
         self.rate_ce.add(now, ack.bytes_acked_ce);
 
         if let Some(t) = newest_sent {
+            let app_limited = self.algorithm.app_limited();
             self.delay
-                .on_rtt_sample(now, now.saturating_duration_since(t));
+                .on_rtt_sample(now, now.saturating_duration_since(t), app_limited);
             let newest = self.newest_acked_sent_at.map_or(t, |n| n.max(t));
             self.newest_acked_sent_at = Some(newest);
         }
@@ -101,7 +102,6 @@ impl Sender {
         let m = Measurements {
             now,
             srtt: self.delay.srtt(),
-            srtt_slow: self.delay.srtt_slow(),
             qdelay_avg: self.delay.qdelay_avg(),
             queue_delay: self.delay.queue_delay(),
             rtt_falling: self.delay.srtt_falling(),

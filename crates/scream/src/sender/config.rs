@@ -87,7 +87,9 @@ pub struct SenderConfig {
     pub qdelay_avg_g: f64,
     /// How many RTTs after a congestion event the multiplicative increase stays
     /// restrained (draft §"Constants" `POST_CONGESTION_DELAY_RTT`), RTTs (of at least
-    /// `virtual_rtt`). Default 100. Range 1..=10^5.
+    /// `virtual_rtt`). Default 200, the reference implementation's value (draft: 100;
+    /// with 100 the window regrows so fast after a capacity recovery that the classic
+    /// ECN queue overshoots past the marking threshold). Range 1..=10^5.
     pub post_congestion_delay_rtts: f64,
     /// Fraction of the reference window it may grow by per RTT when far from congestion
     /// (draft §"Constants" `MUL_INCREASE_FACTOR`). Default 0.05, the reference simulator's
@@ -156,7 +158,7 @@ impl Default for SenderConfig {
             l4s_avg_g: 1.0 / 8.0,
             l4s_avg_g_down: 1.0 / 128.0,
             qdelay_avg_g: 1.0 / 4.0,
-            post_congestion_delay_rtts: 100.0,
+            post_congestion_delay_rtts: 200.0,
             mul_increase_factor: 0.05,
             virtual_rtt: Duration::from_millis(25),
             packet_pacing_headroom: 1.5,

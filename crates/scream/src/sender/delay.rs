@@ -16,6 +16,10 @@ const BASE_DELAY_BUCKETS: usize = 10;
 pub(crate) const INITIAL_SRTT: Duration = Duration::from_millis(50);
 /// EWMA gain of the smoothed RTT (RFC 6298 §2: alpha = 1/8).
 const SRTT_G: f64 = 1.0 / 8.0;
+/// Gain with which the controller's sRTT follows a falling RTT while the window is
+/// application-limited (reference implementation: 1/1024), so that an encoder running
+/// below its target does not see its target raised by the RTT alone.
+const SRTT_APP_LIMITED_G: f64 = 1.0 / 1024.0;
 /// Queue-delay variation above which the send window headroom is at its minimum
 /// (reference `kLatencyDiffThreshold`, 10 ms).
 const LATENCY_DIFF_THRESHOLD: f64 = 0.010;
@@ -48,10 +52,10 @@ pub(crate) struct DelayEstimator {
     queue_delay: Duration,
     qdelay_avg: Duration,
     last_avg_update: Option<Instant>,
-    srtt: Duration,
+    srtt_fast: Duration,
     srtt_falling: bool,
-    srtt_slow: Duration,
-    last_slow_update: Option<Instant>,
+    srtt: Duration,
+    last_srtt_update: Option<Instant>,
     has_rtt: bool,
     qd_max_avg: f64,
     qd_min_avg: f64,
@@ -74,10 +78,10 @@ impl DelayEstimator {
             queue_delay: Duration::ZERO,
             qdelay_avg: Duration::ZERO,
             last_avg_update: None,
-            srtt: INITIAL_SRTT,
+            srtt_fast: INITIAL_SRTT,
             srtt_falling: false,
-            srtt_slow: INITIAL_SRTT,
-            last_slow_update: None,
+            srtt: INITIAL_SRTT,
+            last_srtt_update: None,
             has_rtt: false,
             qd_max_avg: 0.0,
             qd_min_avg: f64::MAX,
@@ -120,26 +124,32 @@ impl DelayEstimator {
     }
 
     /// RTT sample (send time of the newest acknowledged packet to now).
-    pub(crate) fn on_rtt_sample(&mut self, now: Instant, rtt: Duration) {
+    /// `app_limited`: the window is larger than the recent bytes in flight need.
+    pub(crate) fn on_rtt_sample(&mut self, now: Instant, rtt: Duration, app_limited: bool) {
         if self.has_rtt {
-            let s = self.srtt.as_secs_f64();
+            let s = self.srtt_fast.as_secs_f64();
             let next = Duration::from_secs_f64(s + SRTT_G * (rtt.as_secs_f64() - s));
-            self.srtt_falling = next < self.srtt;
-            self.srtt = next;
+            self.srtt_falling = next < self.srtt_fast;
+            self.srtt_fast = next;
         } else {
+            self.srtt_fast = rtt;
             self.srtt = rtt;
-            self.srtt_slow = rtt;
             self.has_rtt = true;
         }
-        // The slow sRTT follows the smoothed one once per smoothed RTT with the same
+        // The controller's sRTT follows the per-sample one once per RTT with the same
         // gain (reference implementation), so it spans about eight RTTs.
         let due = self
-            .last_slow_update
-            .is_none_or(|t| now.saturating_duration_since(t) >= self.srtt);
+            .last_srtt_update
+            .is_none_or(|t| now.saturating_duration_since(t) >= self.srtt_fast);
         if due {
-            let s = self.srtt_slow.as_secs_f64();
-            self.srtt_slow = Duration::from_secs_f64(s + SRTT_G * (self.srtt.as_secs_f64() - s));
-            self.last_slow_update = Some(now);
+            let g = if app_limited && self.srtt_fast < self.srtt {
+                SRTT_APP_LIMITED_G
+            } else {
+                SRTT_G
+            };
+            let s = self.srtt.as_secs_f64();
+            self.srtt = Duration::from_secs_f64(s + g * (self.srtt_fast.as_secs_f64() - s));
+            self.last_srtt_update = Some(now);
         }
     }
 
@@ -236,17 +246,20 @@ impl DelayEstimator {
         self.qdelay_avg
     }
 
+    /// The sRTT the controller uses everywhere (the reference's `sRtt`): the per-sample
+    /// EWMA followed once per RTT with gain 1/8, so it spans about eight RTTs and
+    /// barely moves during a short queue build-up.
     pub(crate) fn srtt(&self) -> Duration {
         self.srtt
     }
 
-    /// The smoothed RTT averaged over about eight RTTs: it barely moves during a
-    /// short queue build-up.
-    pub(crate) fn srtt_slow(&self) -> Duration {
-        self.srtt_slow
+    /// EWMA of every RTT sample with gain 1/8 (RFC 6298; the reference's `sRttSh`).
+    #[cfg(test)]
+    pub(crate) fn srtt_fast(&self) -> Duration {
+        self.srtt_fast
     }
 
-    /// Whether the latest RTT sample lowered the smoothed RTT.
+    /// Whether the latest RTT sample lowered the per-sample smoothed RTT.
     pub(crate) fn srtt_falling(&self) -> bool {
         self.srtt_falling
     }
@@ -291,13 +304,49 @@ mod tests {
     }
 
     #[test]
-    fn srtt_is_an_ewma_of_samples() {
+    fn fast_srtt_is_an_ewma_of_samples() {
         let mut d = DelayEstimator::new(Duration::from_secs(600));
-        assert_eq!(d.srtt(), INITIAL_SRTT);
-        d.on_rtt_sample(Instant::from_millis(100), Duration::from_millis(80));
+        assert_eq!(d.srtt_fast(), INITIAL_SRTT);
+        d.on_rtt_sample(Instant::from_millis(100), Duration::from_millis(80), false);
+        assert_eq!(d.srtt_fast(), Duration::from_millis(80));
+        d.on_rtt_sample(Instant::from_millis(110), Duration::from_millis(160), false);
+        assert_eq!(d.srtt_fast(), Duration::from_millis(90));
+    }
+
+    #[test]
+    fn srtt_follows_the_fast_one_once_per_rtt() {
+        let mut d = DelayEstimator::new(Duration::from_secs(600));
+        d.on_rtt_sample(Instant::from_millis(100), Duration::from_millis(80), false);
         assert_eq!(d.srtt(), Duration::from_millis(80));
-        d.on_rtt_sample(Instant::from_millis(110), Duration::from_millis(160));
-        assert_eq!(d.srtt(), Duration::from_millis(90));
+        // Within one RTT of the last update the slow sRTT stays put.
+        d.on_rtt_sample(Instant::from_millis(110), Duration::from_millis(160), false);
+        assert_eq!(d.srtt(), Duration::from_millis(80));
+        // A fast sRTT later, it moves an eighth of the way to the fast one.
+        d.on_rtt_sample(Instant::from_millis(200), Duration::from_millis(90), false);
+        let fast = d.srtt_fast().as_secs_f64();
+        let want = 0.080 + (fast - 0.080) / 8.0;
+        assert!(
+            (d.srtt().as_secs_f64() - want).abs() < 1e-9,
+            "{:?}",
+            d.srtt()
+        );
+    }
+
+    #[test]
+    fn srtt_decays_slowly_while_application_limited() {
+        let run = |app_limited: bool| {
+            let mut d = DelayEstimator::new(Duration::from_secs(600));
+            d.on_rtt_sample(Instant::from_millis(0), Duration::from_millis(80), false);
+            for i in 1..=20 {
+                let rtt = Duration::from_millis(30);
+                d.on_rtt_sample(Instant::from_millis(100 * i), rtt, app_limited);
+            }
+            d.srtt()
+        };
+        let limited = run(true);
+        let free = run(false);
+        assert!(limited > Duration::from_millis(75), "{limited:?}");
+        assert!(free < Duration::from_millis(45), "{free:?}");
     }
 
     trait FromSecs {

@@ -35,6 +35,11 @@
 //!
 //! - **`MUL_INCREASE_FACTOR` defaults to 0.05** (draft: 0.02), the reference
 //!   simulator's value; with 0.02 the ramp-up is markedly slower than the reference's.
+//! - **`POST_CONGESTION_DELAY_RTT` defaults to 200** (draft: 100), the reference's
+//!   value: the multiplicative increase returns over ~5 s after a congestion event
+//!   instead of ~2.5 s. With 100 the window doubled within 0.8 s once the capacity came
+//!   back in the reference scenario and the classic-ECN queue overshot to ~40 ms
+//!   (reference: < 10 ms).
 //! - **Initial reference window 10 000 bytes** (draft: `MIN_REF_WND`), as in the
 //!   reference simulator, so the first target is near typical start bitrates.
 //! - **Send window headroom is adaptive** between `REF_WND_OVERHEAD` (1.5) and 3.0 by
@@ -46,10 +51,16 @@
 //!   is the instantaneous qdelay), and each back-off is divided by
 //!   `max(1, s_rtt / VIRTUAL_RTT)` because up to that many back-offs fit in one RTT.
 //!   The same division applies to the L4S back-off (reference implementation). The
-//!   virtual alpha is divided once more when it is computed, as in the reference. The
-//!   division uses a slow sRTT (the smoothed RTT followed once per RTT with gain 1/8,
-//!   as the reference's sRTT): the fast one swells with the queue the back-off is to
-//!   drain, and with it the delay-only queue p95 is ~15 % higher.
+//!   virtual alpha is divided once more when it is computed, as in the reference.
+//! - **`s_rtt` is followed once per RTT** (the per-sample EWMA with gain 1/8, RFC 6298,
+//!   is itself averaged with gain 1/8 once per RTT), and while the window is
+//!   application-limited a falling RTT is followed with gain 1/1024 only, as the
+//!   reference's `sRtt`. This `s_rtt` drives everything: the target bitrate
+//!   (`8 · ref_wnd / s_rtt`), the congestion interval, the back-off scaling and the
+//!   window growth; the per-sample one only tells whether the queue drains (L4S CE
+//!   drain check). A per-sample `s_rtt` swells with the very queue a back-off is to
+//!   drain, so the target fell mostly through the RTT while the window barely shrank,
+//!   and the delay-only queue p95 was ~20 % above the reference's.
 //! - **`qdelay_avg` is updated once per congestion interval** `min(VIRTUAL_RTT, s_rtt)`
 //!   (draft: once per RTT), as the reference; at 50 ms RTTs the once-per-RTT average
 //!   lags so much that the delay-only queue p95 is ~30 % above the reference's.

@@ -13,7 +13,8 @@ pub struct SenderStats {
     pub ref_window_bytes: u64,
     /// Bytes sent and not yet acknowledged or declared lost.
     pub bytes_in_flight: u64,
-    /// Smoothed round-trip time (50 ms before the first sample).
+    /// Smoothed round-trip time the controller uses: followed once per RTT, so it
+    /// spans about eight RTTs (50 ms before the first sample).
     pub srtt: Duration,
     /// Estimated queue delay (one-way delay minus base delay) of the latest sample.
     pub queue_delay: Duration,

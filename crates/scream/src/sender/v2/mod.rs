@@ -27,9 +27,8 @@ pub(crate) struct AckSummary {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Measurements {
     pub(crate) now: Instant,
+    /// Smoothed RTT, followed once per RTT (see `DelayEstimator::srtt`).
     pub(crate) srtt: Duration,
-    /// sRTT averaged over about eight RTTs.
-    pub(crate) srtt_slow: Duration,
     pub(crate) qdelay_avg: Duration,
     /// Latest queue delay sample.
     pub(crate) queue_delay: Duration,
@@ -98,6 +97,13 @@ impl Algorithm {
     pub(crate) fn total_target(&self, cfg: &SenderConfig, srtt: Duration, mss: u64) -> Bitrate {
         match self {
             Self::V2(w) => rate::total_target(cfg, w.ref_wnd_bytes(), srtt, mss),
+        }
+    }
+
+    /// Whether the window exceeds what the recent bytes in flight can use.
+    pub(crate) fn app_limited(&self) -> bool {
+        match self {
+            Self::V2(w) => w.app_limited(),
         }
     }
 

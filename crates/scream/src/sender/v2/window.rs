@@ -74,6 +74,7 @@ pub(crate) struct RefWindow {
     bif_hist_idx: usize,
     last_bif_hist: Option<Instant>,
     min_wnd: f64,
+    app_limited: bool,
 }
 
 impl RefWindow {
@@ -95,6 +96,7 @@ impl RefWindow {
             bif_hist_idx: 0,
             last_bif_hist: None,
             min_wnd,
+            app_limited: false,
         }
     }
 
@@ -104,6 +106,12 @@ impl RefWindow {
 
     pub(crate) fn l4s_alpha(&self) -> f64 {
         self.l4s_alpha
+    }
+
+    /// Whether the window exceeds what the recent bytes in flight can use (the
+    /// streams send less than the window allows).
+    pub(crate) fn app_limited(&self) -> bool {
+        self.app_limited
     }
 
     /// Draft §"Send Window": bytes in flight may exceed the reference window by the headroom,
@@ -144,9 +152,7 @@ impl RefWindow {
         let qavg = m.qdelay_avg.as_secs_f64();
         // Several back-offs fit in one RTT when s_rtt > VIRTUAL_RTT; scale each down so
         // the reaction per RTT stays the same (reference implementation).
-        // The slow sRTT is used: the fast one swells with the very queue the back-off
-        // is to drain, which would weaken the back-off when it matters most.
-        let per_rtt = (m.srtt_slow.as_secs_f64() / cfg.virtual_rtt.as_secs_f64()).max(1.0);
+        let per_rtt = (m.srtt.as_secs_f64() / cfg.virtual_rtt.as_secs_f64()).max(1.0);
         let mut alpha_v = 0.0;
         if may_react && qavg > target / 2.0 && !self.l4s_active(cfg, m, srtt) {
             // The reference divides the virtual alpha by `per_rtt` both when computing
@@ -285,6 +291,7 @@ impl RefWindow {
         // good part of it (BYTES_IN_FLIGHT_HEAD_ROOM), and the streams can use more.
         let max_allowed =
             mss + self.max_bif.max(self.max_bif_prev) as f64 * cfg.bytes_in_flight_head_room;
+        self.app_limited = max_allowed < self.ref_wnd;
         let grown = self.ref_wnd + increment;
         if increment > 0.0 && grown <= max_allowed && m.total_target < m.total_max {
             self.ref_wnd = grown;
@@ -347,7 +354,6 @@ mod tests {
         Measurements {
             now,
             srtt: Duration::from_millis(20),
-            srtt_slow: Duration::from_millis(20),
             qdelay_avg: Duration::ZERO,
             queue_delay: Duration::ZERO,
             rtt_falling: false,
