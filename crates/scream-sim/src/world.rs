@@ -436,10 +436,17 @@ impl World {
                 self.links[l as usize].capacity.rate_at(now).mbps()
             });
             let rx_rate = Bitrate::from_bps(rx as f64 * 8.0 / period);
+            // Outside its active time a flow has no target: plots and the CSV show zero
+            // rather than the start bitrate of a flow that has not started.
+            let active = now > flow.start && now <= flow.stop;
             let mut row = Sample {
                 t_s: now.as_secs_f64(),
                 flow: i,
-                target_mbps: flow.source.target().mbps(),
+                target_mbps: if active {
+                    flow.source.target().mbps()
+                } else {
+                    0.0
+                },
                 tx_mbps: tx as f64 * 8.0 / period * 1e-6,
                 acked_mbps: 0.0,
                 ref_window_bytes: 0.0,
@@ -453,18 +460,20 @@ impl World {
                 loss_count: flow.metrics.loss_count(),
                 capacity_mbps: capacity,
             };
-            if let Controller::Scream(ep) = &flow.controller {
-                let v = compat::sender_view(&ep.sender.stats());
-                row.target_mbps = v.target_bitrate.mbps();
-                row.acked_mbps = v.rate_acked.mbps();
-                row.ref_window_bytes = v.ref_window_bytes as f64;
-                row.bytes_in_flight = v.bytes_in_flight as f64;
-                row.srtt_ms = v.srtt.as_secs_f64() * 1e3;
-                row.est_queue_delay_ms = v.queue_delay.as_secs_f64() * 1e3;
-                row.rtp_queue_delay_ms = v.rtp_queue_delay.as_secs_f64() * 1e3;
-            } else {
+            match &flow.controller {
+                _ if !active => {}
+                Controller::Scream(ep) => {
+                    let v = compat::sender_view(&ep.sender.stats());
+                    row.target_mbps = v.target_bitrate.mbps();
+                    row.acked_mbps = v.rate_acked.mbps();
+                    row.ref_window_bytes = v.ref_window_bytes as f64;
+                    row.bytes_in_flight = v.bytes_in_flight as f64;
+                    row.srtt_ms = v.srtt.as_secs_f64() * 1e3;
+                    row.est_queue_delay_ms = v.queue_delay.as_secs_f64() * 1e3;
+                    row.rtp_queue_delay_ms = v.rtp_queue_delay.as_secs_f64() * 1e3;
+                }
                 // Without feedback, the rate that reached the receiver in the period.
-                row.acked_mbps = rx_rate.mbps();
+                _ => row.acked_mbps = rx_rate.mbps(),
             }
             self.samples.push(row);
         }
