@@ -110,8 +110,9 @@ pub struct SenderConfig {
     /// streams' total maximum (reference "relaxed pacing": none below 80 % of the
     /// maximum, full at 100 %). Default 5; 1 disables. Range 1..=100.
     pub relaxed_pacing_max_factor: f64,
-    /// Largest factor by which the pacing rate follows frames larger than the average
-    /// (reference `maxAdaptivePacingRateScale`). Default 1.5; 1 disables. Range 1..=10.
+    /// Largest factor by which the pacing rate follows frames larger than the average,
+    /// or an RTP queue backlog larger than one average frame (reference
+    /// `maxAdaptivePacingRateScale`). Default 1.5; 1 disables. Range 1..=10.
     pub max_adaptive_pacing_scale: f64,
     /// How far bytes in flight may exceed the reference window (draft §"Constants"
     /// `REF_WND_OVERHEAD`), the send window's headroom when the queue delay varies.

@@ -96,6 +96,13 @@
 //!   target reduction and the base delay refresh (halve the rate for a few RTTs, then
 //!   restart the base delay history, when the queue delay never gets near zero for
 //!   10 s) follow the reference; the draft mentions them without detail.
+//! - **Adaptive pacing follows the RTP queue backlog**: the pacing scale is the larger of
+//!   the last frame and all bytes waiting in the RTP queue, over the nominal frame size
+//!   (capped by `max_adaptive_pacing_scale`), as the reference's frame-size measure; the
+//!   draft scales by the frame size only. After a capacity drop the target falls faster
+//!   than the queue that built up meanwhile drains, and pacing at 1.5 × the reduced
+//!   target released it below the path's rate: the delay-only RTP queue needed ~0.15 s
+//!   longer to empty after the 10 → 5 Mbit/s step of the reference scenario.
 //! - **Not implemented**: competing-flows compensation (adaptive qdelay target; the
 //!   reference disables it by default), clock drift compensation, MSS adaptation.
 //! - **Sequence numbers are assigned at transmission**, so a discarded RTP queue leaves
@@ -357,11 +364,12 @@ impl Sender {
         let Some(s) = self.streams.get_mut(idx) else {
             return;
         };
-        let frame_index = s.on_frame(now, frame.size_bytes);
+        let frame_index = s.on_frame(now);
         let was_empty = s.queue.is_empty();
         let before = s.queue.bytes();
         s.queue
             .push_frame(now, frame_index, frame.size_bytes, mss, overhead);
+        s.update_frame_scale(frame.size_bytes);
         let added = s.queue.bytes() - before;
         if was_empty && !s.queue.is_empty() {
             scheduler::on_backlogged(&mut self.streams, idx);

@@ -21,7 +21,8 @@ pub(crate) struct PacingInput {
     pub(crate) media_rate: Bitrate,
     /// Sum of the streams' maximum bitrates.
     pub(crate) total_max: Bitrate,
-    /// Factor by which recent frames exceeded their nominal size (≥ 1).
+    /// Factor by which the last frame or the RTP queue backlog exceeds the nominal frame
+    /// size (≥ 1).
     pub(crate) frame_scale: f64,
 }
 

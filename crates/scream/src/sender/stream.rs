@@ -41,7 +41,8 @@ pub(crate) struct Stream {
     frame_period: f64,
     /// RTP-queue-driven reduction: the share is divided by `1 + rate_adjust`.
     pub(crate) rate_adjust: f64,
-    /// Size of the last frame relative to the nominal frame size (≥ 1), for pacing.
+    /// The larger of the last frame and the RTP queue backlog, relative to the nominal
+    /// frame size (≥ 1), for pacing.
     pub(crate) frame_scale: f64,
     pub(crate) queue_discards: u64,
     last_discard: Option<Instant>,
@@ -72,9 +73,9 @@ impl Stream {
         }
     }
 
-    /// Updates the frame statistics for a frame of `payload_bytes` arriving at `now`,
-    /// before it is queued. Returns the frame's index.
-    pub(crate) fn on_frame(&mut self, now: Instant, payload_bytes: u32) -> u64 {
+    /// Updates the frame statistics for a frame arriving at `now`, before it is queued.
+    /// Returns the frame's index.
+    pub(crate) fn on_frame(&mut self, now: Instant) -> u64 {
         if let Some(prev) = self.last_frame_at {
             let dt = now.saturating_duration_since(prev).as_secs_f64();
             if dt > 0.0 {
@@ -91,15 +92,24 @@ impl Stream {
         let err = RATE_ADJUST_GAIN1 * (self.queue.delay(now).as_secs_f64() - period / 2.0) / period;
         self.rate_adjust = (self.rate_adjust + err * RATE_ADJUST_GAIN2).clamp(0.0, RATE_ADJUST_MAX);
 
-        let nominal = self.target.bytes_per_sec() * period;
-        self.frame_scale = if nominal > ADAPTIVE_PACING_MIN_FRAME {
-            (f64::from(payload_bytes) / nominal).max(1.0)
-        } else {
-            1.0
-        };
         let idx = self.frames;
         self.frames += 1;
         idx
+    }
+
+    /// Sets the adaptive pacing scale once the frame of `payload_bytes` is queued: the
+    /// larger of that frame and the whole RTP queue backlog, relative to the nominal
+    /// frame size at the current target. Sizing pacing by the backlog too (as the
+    /// reference does) drains a queue that grew while the window shrank at close to the
+    /// path's rate, instead of at the pacing headroom over an already reduced target.
+    pub(crate) fn update_frame_scale(&mut self, payload_bytes: u32) {
+        let nominal = self.target.bytes_per_sec() * self.frame_period.max(1e-3);
+        let backlog = (self.queue.bytes() as f64).max(f64::from(payload_bytes));
+        self.frame_scale = if nominal > ADAPTIVE_PACING_MIN_FRAME {
+            (backlog / nominal).max(1.0)
+        } else {
+            1.0
+        };
     }
 
     /// Discards the RTP queue if it is older than `max_delay`; returns whether it did.
