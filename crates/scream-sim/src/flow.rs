@@ -6,7 +6,7 @@ use crate::error::SimError;
 use crate::metrics::FlowMetrics;
 use crate::packet::Packet;
 use crate::scenario::{Algorithm, EcnSetting, FlowConfig, Scenario, SourceKind};
-use crate::source::{Audio, Source, VideoConstant, VideoTrace, load_frame_sizes};
+use crate::source::{Audio, Source, Video, load_frame_sizes};
 use scream::receiver::{Receiver, ReceiverConfig};
 use scream::sender::{
     EcnMode, MediaFrame, Sender, SenderConfig, SentPacket, StreamConfig, StreamId,
@@ -131,40 +131,39 @@ impl Flow {
         };
         let start_rate = Bitrate::from_mbps(cfg.start_bitrate_mbps);
         let src = &cfg.source;
-        let (source, frame_period_ns) = match src.kind {
-            SourceKind::VideoTrace => {
-                let sizes =
-                    load_frame_sizes(&src.trace, scenario.base_dir.as_deref()).map_err(|e| {
-                        SimError::FrameTrace {
+        let (source, frame_period_ns) =
+            match src.kind {
+                SourceKind::VideoTrace => {
+                    let sizes = load_frame_sizes(&src.trace, scenario.base_dir.as_deref())
+                        .map_err(|e| SimError::FrameTrace {
                             key: format!("{key}.source.trace"),
                             source: e,
-                        }
-                    })?;
-                (
-                    Source::VideoTrace(VideoTrace::new(
-                        sizes,
-                        src.fps,
-                        start_rate,
-                        src.sluggishness_s,
-                    )),
+                        })?;
+                    (
+                        Source::Video(Video::from_trace(
+                            sizes,
+                            src.fps,
+                            start_rate,
+                            src.sluggishness_s,
+                        )),
+                        1e9 / src.fps,
+                    )
+                }
+                SourceKind::VideoConstant => (
+                    Source::Video(Video::constant(src.fps, start_rate, src.sluggishness_s)),
                     1e9 / src.fps,
-                )
-            }
-            SourceKind::VideoConstant => (
-                Source::VideoConstant(VideoConstant::new(src.fps, start_rate, src.sluggishness_s)),
-                1e9 / src.fps,
-            ),
-            SourceKind::Audio => {
-                let interval = Duration::from_secs_f64(src.audio_packet_interval_ms * 1e-3);
-                (
-                    Source::Audio(Audio::new(
-                        Bitrate::from_kbps(src.audio_bitrate_kbps),
-                        interval,
-                    )),
-                    src.audio_packet_interval_ms * 1e6,
-                )
-            }
-        };
+                ),
+                SourceKind::Audio => {
+                    let interval = Duration::from_secs_f64(src.audio_packet_interval_ms * 1e-3);
+                    (
+                        Source::Audio(Audio::new(
+                            Bitrate::from_kbps(src.audio_bitrate_kbps),
+                            interval,
+                        )),
+                        src.audio_packet_interval_ms * 1e6,
+                    )
+                }
+            };
         let ssrc = 0x5c00_0000 + i as u32;
         let (ecn_mode, ecn) = match cfg.ecn {
             EcnSetting::None => (EcnMode::None, Ecn::NotEct),

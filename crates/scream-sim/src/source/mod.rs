@@ -6,7 +6,7 @@ pub mod video;
 pub use frame_trace::{
     BuiltinTrace, FrameTraceError, builtin_frame_trace, load_frame_sizes, parse_frame_sizes,
 };
-pub use video::{VideoConstant, VideoTrace};
+pub use video::Video;
 
 use scream::sender::MediaFrame;
 use scream::{Bitrate, Duration};
@@ -35,10 +35,8 @@ impl Audio {
 /// A media source (an enum: no dynamic dispatch per frame).
 #[derive(Debug, Clone)]
 pub enum Source {
-    /// Trace-driven video.
-    VideoTrace(VideoTrace),
-    /// Constant-size video.
-    VideoConstant(VideoConstant),
+    /// Video (trace-driven or constant frame size).
+    Video(Video),
     /// CBR audio.
     Audio(Audio),
 }
@@ -47,8 +45,7 @@ impl Source {
     /// The next frame.
     pub fn next_frame(&mut self) -> MediaFrame {
         match self {
-            Self::VideoTrace(v) => v.next_frame(),
-            Self::VideoConstant(v) => v.next_frame(),
+            Self::Video(v) => v.next_frame(),
             Self::Audio(a) => MediaFrame {
                 size_bytes: a.packet_bytes,
                 key_frame: false,
@@ -59,8 +56,7 @@ impl Source {
     /// A new encoder target (ignored by audio).
     pub fn set_target(&mut self, target: Bitrate) {
         match self {
-            Self::VideoTrace(v) => v.set_target(target),
-            Self::VideoConstant(v) => v.set_target(target),
+            Self::Video(v) => v.set_target(target),
             Self::Audio(_) => {}
         }
     }
@@ -68,8 +64,7 @@ impl Source {
     /// The encoder's current target.
     pub fn target(&self) -> Bitrate {
         match self {
-            Self::VideoTrace(v) => v.target(),
-            Self::VideoConstant(v) => v.target(),
+            Self::Video(v) => v.target(),
             Self::Audio(a) => a.bitrate,
         }
     }
@@ -77,8 +72,7 @@ impl Source {
     /// Asks for a key frame next (ignored by audio).
     pub fn request_key_frame(&mut self) {
         match self {
-            Self::VideoTrace(v) => v.request_key_frame(),
-            Self::VideoConstant(v) => v.request_key_frame(),
+            Self::Video(v) => v.request_key_frame(),
             Self::Audio(_) => {}
         }
     }
