@@ -22,44 +22,37 @@ const PALETTE: [RGBColor; 7] = [
 ];
 const CAPACITY_COLOR: RGBColor = RGBColor(0, 0, 0);
 
-/// Reads one plotted quantity from a sample.
-type Column = fn(&Sample) -> f64;
+/// Reads one plotted quantity from a sample (`None`: no point there).
+type Column = fn(&Sample) -> Option<f64>;
 
-/// Samples split by flow.
+/// Samples split by stream, each labelled.
 pub(super) struct Data<'a> {
     scenario: &'a str,
-    flows: Vec<(String, Vec<&'a Sample>)>,
+    series: Vec<(String, Vec<&'a Sample>)>,
     x_max_s: f64,
 }
 
 impl<'a> Data<'a> {
     pub(super) fn new(input: &PlotInput<'a>) -> Self {
-        let count = input
-            .samples
-            .iter()
-            .map(|s| s.flow + 1)
-            .max()
-            .unwrap_or(0)
-            .max(input.flow_names.len());
-        let mut flows: Vec<(String, Vec<&Sample>)> = (0..count)
-            .map(|i| {
-                let name = input
-                    .flow_names
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| format!("flow {i}"));
-                (name, Vec::new())
-            })
-            .collect();
+        let mut series: Vec<(u32, String, Vec<&Sample>)> = Vec::new();
         for s in input.samples {
-            if let Some((_, rows)) = flows.get_mut(s.flow) {
-                rows.push(s);
+            match series.iter_mut().find(|(g, _, _)| *g == s.stream_index) {
+                Some((_, _, rows)) => rows.push(s),
+                None => {
+                    let label = if s.stream == s.flow {
+                        s.flow.to_string()
+                    } else {
+                        format!("{}/{}", s.flow, s.stream)
+                    };
+                    series.push((s.stream_index, label, vec![s]));
+                }
             }
         }
+        series.sort_by_key(|(g, _, _)| *g);
         let x_max_s = input.samples.iter().map(|s| s.t_s).fold(0.0, f64::max);
         Self {
             scenario: input.scenario_name,
-            flows,
+            series: series.into_iter().map(|(_, l, r)| (l, r)).collect(),
             x_max_s,
         }
     }
@@ -77,11 +70,14 @@ impl<'a> Data<'a> {
     /// headline series) is drawn thicker. Past the palette, lines repeat its colours
     /// dashed.
     fn per_flow(&self, kinds: &[(&str, Column)]) -> Vec<Line> {
-        let several = self.flows.len() > 1;
+        let several = self.series.len() > 1;
         let mut lines = Vec::new();
-        for (name, rows) in &self.flows {
+        for (name, rows) in &self.series {
             for (k, (kind, value)) in kinds.iter().enumerate() {
-                let points: Vec<(f64, f64)> = rows.iter().map(|s| (s.t_s, value(s))).collect();
+                let points: Vec<(f64, f64)> = rows
+                    .iter()
+                    .filter_map(|s| value(s).map(|v| (s.t_s, v)))
+                    .collect();
                 let n = lines.len();
                 let stroke = if n >= PALETTE.len() {
                     Stroke::Dashed
@@ -105,17 +101,21 @@ impl<'a> Data<'a> {
 
     fn throughput(&self) -> Figure {
         let mut lines = Vec::new();
-        if let Some((_, rows)) = self.flows.first() {
-            let points: Vec<(f64, f64)> = rows.iter().map(|s| (s.t_s, s.capacity_mbps)).collect();
+        if let Some((_, rows)) = self.series.first() {
+            let points: Vec<(f64, f64)> = rows
+                .iter()
+                .filter(|s| s.capacity_mbps.is_finite())
+                .map(|s| (s.t_s, s.capacity_mbps))
+                .collect();
             lines.push(Line {
-                label: "link capacity".to_owned(),
+                label: "bottleneck capacity".to_owned(),
                 points: min_max(&points, MAX_POINTS),
                 color: CAPACITY_COLOR,
                 stroke: Stroke::Solid(2),
             });
         }
         lines.extend(self.per_flow(&[
-            ("throughput (acked)", |s| s.acked_mbps),
+            ("throughput (received)", |s| Some(s.rx_mbps)),
             ("target bitrate", |s| s.target_mbps),
         ]));
         self.figure("throughput", "rate (Mbit/s)", lines)
@@ -132,8 +132,10 @@ impl<'a> Data<'a> {
 
     fn window(&self) -> Figure {
         let lines = self.per_flow(&[
-            ("reference window", |s| s.ref_window_bytes / 1000.0),
-            ("bytes in flight", |s| s.bytes_in_flight / 1000.0),
+            ("reference window", |s| {
+                s.ref_window_bytes.map(|b| b / 1000.0)
+            }),
+            ("bytes in flight", |s| s.bytes_in_flight.map(|b| b / 1000.0)),
         ]);
         self.figure("reference window", "size (kB)", lines)
     }
