@@ -53,6 +53,12 @@ fn report(result: Result<String, String>) {
     }
 }
 
+/// A one-line note on stderr that does not stop the command.
+fn warn(message: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "note: {message}");
+}
+
 /// Parses `--set KEY=VALUE` arguments.
 fn parse_overrides(args: &[String]) -> Result<Vec<scream_sim::scenario::load::Override>, String> {
     args.iter()
