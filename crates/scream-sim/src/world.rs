@@ -329,7 +329,7 @@ impl World {
                 tx_mbps: mbps(s.bytes_out - prev.bytes_out),
                 queue_bytes: l.node.link.queue_bytes(),
                 queue_packets: l.node.link.queue_packets() as u64,
-                sojourn_max_ms: (left > 0).then(|| peak.as_secs_f64() * 1e3),
+                sojourn_max_ms: (left > 0).then_some(peak.as_secs_f64() * 1e3),
                 dropped_packets: (s.dropped_queue_full + s.dropped_aqm)
                     - (prev.dropped_queue_full + prev.dropped_aqm),
                 lost_packets: s.lost_on_path - prev.lost_on_path,

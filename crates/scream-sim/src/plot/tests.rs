@@ -14,7 +14,7 @@ pub(super) fn synthetic_samples(names: &[&str], duration_s: f64) -> Vec<Sample> 
         } else {
             20.0
         };
-        for flow in 0..flows {
+        for (flow, name) in names.iter().enumerate() {
             let share = capacity / flows as f64;
             let wobble = (t * 3.0 + flow as f64).sin();
             let target = (share * 0.9 + wobble * 0.5).min(1.0 + t * 5.0);
@@ -26,8 +26,8 @@ pub(super) fn synthetic_samples(names: &[&str], duration_s: f64) -> Vec<Sample> 
             };
             samples.push(Sample {
                 t_s: t,
-                flow: names[flow].clone(),
-                stream: names[flow].clone(),
+                flow: name.clone(),
+                stream: name.clone(),
                 flow_index: flow as u32,
                 stream_index: flow as u32,
                 target_mbps: Some(target),

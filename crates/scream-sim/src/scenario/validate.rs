@@ -352,7 +352,7 @@ fn validate_source(key: &str, s: &SourceConfig) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::model::LinkConfig;
+    use crate::scenario::model::{LinkConfig, StreamConfig};
 
     #[test]
     fn default_scenario_is_valid() {
@@ -386,5 +386,112 @@ mod tests {
             ..Scenario::default()
         };
         assert_eq!(s.validate().unwrap_err().key, "links");
+    }
+
+    fn flow_error(f: impl FnOnce(&mut crate::scenario::FlowConfig)) -> ValidationError {
+        let mut s = Scenario::default();
+        f(&mut s.flows[0]);
+        s.validate().unwrap_err()
+    }
+
+    #[test]
+    fn streams_and_flow_level_stream_keys_together_are_rejected() {
+        let e = flow_error(|f| {
+            f.streams = vec![StreamConfig::default()];
+            f.max_bitrate_mbps = 50.0;
+        });
+        assert_eq!(
+            e.to_string(),
+            "flows[0].max_bitrate_mbps cannot be set on a flow with [[flows.streams]]: set it \
+             on each stream"
+        );
+    }
+
+    #[test]
+    fn stream_values_are_checked_under_their_own_key() {
+        let e = flow_error(|f| {
+            f.streams = vec![
+                StreamConfig::default(),
+                StreamConfig {
+                    priority: 0.0,
+                    ..StreamConfig::default()
+                },
+            ];
+        });
+        assert_eq!(e.key, "flows[0].streams[1].priority");
+        let e = flow_error(|f| {
+            f.streams = vec![StreamConfig::default(), StreamConfig::default()];
+            f.streams[1].name = "stream0".into();
+        });
+        assert_eq!(e.key, "flows[0].streams[1].name");
+    }
+
+    #[test]
+    fn a_reverse_direction_has_no_name_and_no_reverse_of_its_own() {
+        let mut s = Scenario::default();
+        let link = s.link.as_mut().unwrap();
+        link.reverse = Some(Box::new(LinkConfig {
+            name: "back".into(),
+            ..LinkConfig::default()
+        }));
+        assert_eq!(s.validate().unwrap_err().key, "link.reverse.name");
+        let link = s.link.as_mut().unwrap();
+        link.reverse = Some(Box::new(LinkConfig {
+            reverse: Some(Box::default()),
+            ..LinkConfig::default()
+        }));
+        assert_eq!(s.validate().unwrap_err().key, "link.reverse.reverse");
+    }
+
+    #[test]
+    fn capacity_may_be_unlimited_but_not_negative_or_nan() {
+        let mut s = Scenario::default();
+        s.link.as_mut().unwrap().capacity_mbps = Some(f64::INFINITY);
+        assert_eq!(s.validate(), Ok(()));
+        for bad in [-1.0, f64::NAN] {
+            s.link.as_mut().unwrap().capacity_mbps = Some(bad);
+            assert_eq!(s.validate().unwrap_err().key, "link.capacity_mbps");
+        }
+    }
+
+    #[test]
+    fn loss_schedules_take_probabilities_in_time_order_and_bursts_of_at_least_one() {
+        let mut s = Scenario::default();
+        s.link.as_mut().unwrap().loss_steps = vec![[1.0, 0.5], [0.5, 0.0]];
+        assert_eq!(s.validate().unwrap_err().key, "link.loss_steps[1]");
+        s.link.as_mut().unwrap().loss_steps = vec![[1.0, 1.5]];
+        assert_eq!(s.validate().unwrap_err().key, "link.loss_steps[0]");
+        s.link.as_mut().unwrap().loss_steps = vec![];
+        s.link.as_mut().unwrap().loss_burst_packets = 0.5;
+        assert_eq!(s.validate().unwrap_err().key, "link.loss_burst_packets");
+    }
+
+    #[test]
+    fn absurd_durations_and_sample_counts_are_rejected_with_the_limit() {
+        let s = Scenario {
+            duration_s: 1e12,
+            ..Scenario::default()
+        };
+        let e = s.validate().unwrap_err();
+        assert_eq!(e.key, "duration_s");
+        assert!(e.reason.contains("at most 1e6 s"), "{e}");
+        let s = Scenario {
+            duration_s: 1e5,
+            sample_interval_ms: 1.0,
+            ..Scenario::default()
+        };
+        let e = s.validate().unwrap_err();
+        assert_eq!(e.key, "sample_interval_ms");
+        assert!(e.reason.contains("use a longer interval"), "{e}");
+    }
+
+    #[test]
+    fn unnamed_links_in_a_list_are_rejected() {
+        let s = Scenario {
+            link: None,
+            links: vec![LinkConfig::default()],
+            ..Scenario::default()
+        };
+        assert_eq!(s.validate().unwrap_err().key, "links[0].name");
     }
 }
