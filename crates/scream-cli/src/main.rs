@@ -17,7 +17,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run a simulation scenario and write summary.json, timeseries.csv and plots.
+    /// Run a simulation scenario and write summary.json, timeseries.csv, links.csv and
+    /// plots.
     Sim(sim::SimArgs),
     /// List the built-in scenarios.
     Scenarios,

@@ -40,7 +40,8 @@ pub struct LossModel {
     /// Mean length of a loss burst in packets. At most 1: every packet is lost
     /// independently (Bernoulli). Above 1: a two-state Gilbert model whose bad state
     /// loses every packet and lasts this many packets on average, entered so often that
-    /// the long-run loss ratio is the scheduled probability.
+    /// the long-run loss ratio is the scheduled probability (bursts grow longer when
+    /// the probability is too high for this mean length).
     pub mean_burst_packets: f64,
 }
 
@@ -126,9 +127,15 @@ impl PathEffects {
             return self.loss_rng.chance(p);
         }
         // Gilbert model: leave the bad state with 1/burst per packet; enter it with the
-        // rate that makes the stationary share of the bad state equal to p.
-        let leave = 1.0 / burst;
-        let enter = (p * leave / (1.0 - p)).min(1.0);
+        // rate that makes the stationary share of the bad state equal to p. Past
+        // p = burst / (burst + 1) even entering at every good packet is too rare, so the
+        // bursts grow longer instead.
+        let mut leave = 1.0 / burst;
+        let mut enter = p * leave / (1.0 - p);
+        if enter > 1.0 {
+            enter = 1.0;
+            leave = (1.0 - p) / p;
+        }
         let flip = if self.in_loss_burst { leave } else { enter };
         if self.loss_rng.chance(flip) {
             self.in_loss_burst = !self.in_loss_burst;
@@ -263,5 +270,18 @@ mod tests {
         assert!((ratio_8 - 0.05).abs() < 0.01, "{ratio_8}");
         assert!(burst_1 < 1.2, "independent losses come alone: {burst_1}");
         assert!((6.0..10.0).contains(&burst_8), "mean burst {burst_8}");
+    }
+
+    #[test]
+    fn bursty_loss_reaches_a_high_mean_with_longer_bursts() {
+        let loss = LossModel {
+            probability: ProbabilitySchedule::new(0.8, &[]),
+            mean_burst_packets: 2.0,
+        };
+        let mut p = PathEffects::new(ms(0), Jitter::default(), loss, 5, "l");
+        let lost = (0..100_000)
+            .filter(|_| p.transit(Instant::ZERO).is_none())
+            .count();
+        assert!((78_000..82_000).contains(&lost), "{lost}");
     }
 }

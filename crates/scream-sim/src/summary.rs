@@ -68,8 +68,9 @@ pub struct Distribution {
     pub count: u64,
 }
 
-/// What became of a stream's (or a flow's) frames. Every frame the sender sent at
-/// least in part is counted once, when its fate is known.
+/// What became of a stream's (or a flow's) frames. Every frame is counted once, when
+/// its fate is known; a frame the sender never sent at all counts as discarded once a
+/// later frame of its stream leaves.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
 pub struct FrameCounts {
     /// Frames whose every packet reached the receiver; only these have a frame delay.

@@ -253,11 +253,11 @@ fn relative_trace_paths_resolve_against_the_base_dir() {
 #[test]
 fn invalid_scenarios_are_rejected_before_running() {
     let mut s = noisy_scenario();
-    s.flows[0].start_bitrate_mbps = 0.01;
-    let e = run(&s, 1, None).unwrap_err();
+    s.flows[0].start_bitrate_mbps = 0.0;
+    let e = run(&s, 1, None).map(|_| ()).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "invalid scenario: flows[0].start_bitrate_mbps must be >= min_bitrate_mbps"
+        "invalid scenario: flows[0].start_bitrate_mbps must be a finite number > 0 (is 0)"
     );
 }
 

@@ -9,7 +9,9 @@
 //! samples: write_samples(now, rows)              the node's share of its flow's rows
 //! ```
 //!
-//! The world calls nothing else, so a new kind of traffic is a new variant here and in
+//! `handle_timeout` may also come early (a wake-up the node no longer needs): a node
+//! acts only on what is due. The world calls nothing else, so a new kind of traffic is
+//! a new variant here and in
 //! the scenario model, never a change to the event loop. `metrics` holds every
 //! stream's counters; a node writes only what is true at it (a source's frame sizes).
 

@@ -123,7 +123,7 @@ impl<'a> Data<'a> {
 
     fn delay(&self) -> Figure {
         let lines = self.per_flow(&[
-            ("bottleneck sojourn", |s| s.sojourn_ms),
+            ("path queue delay", |s| s.sojourn_ms),
             ("estimated queue delay", |s| s.est_queue_delay_ms),
             ("RTP queue delay", |s| s.rtp_queue_delay_ms),
         ]);

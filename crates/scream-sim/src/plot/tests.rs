@@ -89,7 +89,7 @@ fn several_flows_get_their_names_in_the_legend() {
     let dir = scratch_dir("two");
     write_plots(&input, &dir).expect("plots render");
     let svg = std::fs::read_to_string(dir.join("delay.svg")).expect("written");
-    assert!(svg.contains("video-1: bottleneck sojourn"));
+    assert!(svg.contains("video-1: path queue delay"));
     assert!(svg.contains("video-2: RTP queue delay"));
 }
 

@@ -1,7 +1,8 @@
 //! Range and consistency checks of a [`Scenario`], with errors naming the dotted key.
 
 use super::model::{
-    FlowConfig, LinkConfig, QueueConfig, Scenario, SourceConfig, SourceKind, StreamConfig,
+    Algorithm, FlowConfig, LinkConfig, QueueConfig, Scenario, SourceConfig, SourceKind,
+    StreamConfig,
 };
 use std::collections::BTreeSet;
 
@@ -129,7 +130,7 @@ impl Scenario {
             if !flow_names.insert(self.flow_name(i)) {
                 return fail(
                     format!("{key}.name"),
-                    format!("`{}` is used by two flows", f.name),
+                    format!("`{}` is used by two flows", self.flow_name(i)),
                 );
             }
             non_negative(&format!("{key}.start_s"), f.start_s)?;
@@ -173,8 +174,9 @@ impl Scenario {
 const MAX_STREAMS: usize = scream::sender::MAX_STREAMS;
 
 fn validate_streams(key: &str, f: &FlowConfig) -> Check {
+    let cbr = f.algorithm == Algorithm::Cbr;
     if f.streams.is_empty() {
-        return validate_stream(key, &f.effective_streams("")[0]);
+        return validate_stream(key, &f.effective_streams("")[0], cbr);
     }
     let flat = FlowConfig::default();
     let set_flat = [
@@ -208,7 +210,7 @@ fn validate_streams(key: &str, f: &FlowConfig) -> Check {
     let mut names = BTreeSet::new();
     for (j, s) in f.effective_streams("").iter().enumerate() {
         let skey = format!("{key}.streams[{j}]");
-        validate_stream(&skey, s)?;
+        validate_stream(&skey, s, cbr)?;
         if !names.insert(s.name.clone()) {
             return fail(
                 format!("{skey}.name"),
@@ -219,7 +221,11 @@ fn validate_streams(key: &str, f: &FlowConfig) -> Check {
     Ok(())
 }
 
-fn validate_stream(key: &str, s: &StreamConfig) -> Check {
+/// A `cbr` stream sends at its start bitrate and has no source: only that rate matters.
+fn validate_stream(key: &str, s: &StreamConfig, cbr: bool) -> Check {
+    if cbr {
+        return positive(&format!("{key}.start_bitrate_mbps"), s.start_bitrate_mbps);
+    }
     positive(&format!("{key}.priority"), s.priority)?;
     positive(&format!("{key}.min_bitrate_mbps"), s.min_bitrate_mbps)?;
     if s.start_bitrate_mbps < s.min_bitrate_mbps || s.start_bitrate_mbps.is_nan() {
