@@ -103,3 +103,29 @@ fn an_empty_run_still_renders() {
     write_plots(&input, &dir).expect("empty plots render");
     assert!(dir.join("rtt.png").is_file());
 }
+
+#[test]
+fn flow_quantities_are_drawn_once_per_flow_and_stream_quantities_per_stream() {
+    let mut samples = synthetic_samples(&["video"], 10.0);
+    let mut second = samples.clone();
+    for s in &mut samples {
+        s.stream = "high".into();
+    }
+    for s in &mut second {
+        s.stream = "low".into();
+        s.stream_index = 1;
+        s.target_mbps = s.target_mbps.map(|t| t / 2.0);
+    }
+    samples.extend(second);
+    let input = PlotInput {
+        scenario_name: "two-streams",
+        samples: &samples,
+    };
+    let dir = scratch_dir("streams");
+    write_plots(&input, &dir).expect("plots render");
+    let window = std::fs::read_to_string(dir.join("window.svg")).expect("written");
+    assert!(window.contains("reference window") && !window.contains("video/"));
+    let throughput = std::fs::read_to_string(dir.join("throughput.svg")).expect("written");
+    assert!(throughput.contains("video/high: target bitrate"));
+    assert!(throughput.contains("video/low: target bitrate"));
+}
