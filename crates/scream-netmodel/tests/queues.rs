@@ -2,10 +2,10 @@
 
 mod common;
 
-use common::{TestPacket, link, run_periodic};
+use common::{TestPacket, Trace, link, run_periodic};
 use scream::{Bitrate, Duration, Ecn, Instant};
 use scream_netmodel::queue::{Codel, DualPi2, DualPi2Params, Fifo, L4sRamp};
-use scream_netmodel::{DropCause, Queue, RngStream};
+use scream_netmodel::{DirectedLink, DropCause, Queue, RngStream};
 
 const MS: Duration = Duration::from_millis(1);
 
@@ -62,18 +62,18 @@ fn tail_drop_time_limit_is_converted_at_the_current_capacity() {
     assert_eq!(l.stats().sojourn_peak, max);
 }
 
-#[test]
-fn codel_drops_only_after_sojourn_stayed_above_target_for_an_interval() {
+/// CoDel with the RFC 8289 defaults at 8 Mbit/s under a 25 % overload of 1000-byte
+/// packets (the sojourn grows by 0.25 ms per ms) of codepoint `ecn`, for `ms`.
+fn overloaded_codel(ecn: Ecn, ms: u64) -> (Trace, DirectedLink<TestPacket>) {
     let q = Queue::Codel(Codel::new(MS * 5, MS * 100));
     let mut l = link(Bitrate::from_mbps(8.0), q, Duration::ZERO, 0);
-    // 25% overload: the sojourn grows by 0.25 ms per ms.
-    let t = run_periodic(
-        &mut l,
-        MS * 4 / 5,
-        1000,
-        Ecn::NotEct,
-        Instant::from_millis(3000),
-    );
+    let t = run_periodic(&mut l, MS * 4 / 5, 1000, ecn, Instant::from_millis(ms));
+    (t, l)
+}
+
+#[test]
+fn codel_drops_only_after_sojourn_stayed_above_target_for_an_interval() {
+    let (t, _) = overloaded_codel(Ecn::NotEct, 3000);
     // A 1000-byte packet takes 1 ms at 8 Mbit/s: its sojourn is its time at the link
     // less that, and it was dequeued 1 ms before it left.
     let above = t
@@ -110,15 +110,7 @@ fn codel_drops_only_after_sojourn_stayed_above_target_for_an_interval() {
 
 #[test]
 fn codel_marks_ect_packets_instead_of_dropping() {
-    let q = Queue::Codel(Codel::new(MS * 5, MS * 100));
-    let mut l = link(Bitrate::from_mbps(8.0), q, Duration::ZERO, 0);
-    let t = run_periodic(
-        &mut l,
-        MS * 4 / 5,
-        1000,
-        Ecn::Ect0,
-        Instant::from_millis(1000),
-    );
+    let (t, l) = overloaded_codel(Ecn::Ect0, 1000);
     assert!(t.dropped.is_empty());
     let marked = t.departed.iter().filter(|(_, p)| p.ecn == Ecn::Ce).count();
     assert!(marked > 0);

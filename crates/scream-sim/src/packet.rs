@@ -54,6 +54,20 @@ pub struct Packet {
 }
 
 impl Packet {
+    /// A packet of `flow` that a node releases at `now` onto `route`.
+    pub fn new(size_bytes: u32, ecn: Ecn, flow: u32, route: u32, now: Instant, body: Body) -> Self {
+        Self {
+            size_bytes,
+            ecn,
+            flow,
+            route,
+            hop: 0,
+            sent_at: now,
+            queue_delay: Duration::ZERO,
+            body,
+        }
+    }
+
     /// The media metadata, if it is a media packet.
     pub fn media(&self) -> Option<&Media> {
         match &self.body {

@@ -6,6 +6,7 @@ mod common;
 
 use scream_sim::metrics::Sample;
 use scream_sim::scenario::load::{load_builtin, load_str};
+use scream_sim::summary::LinkSummary;
 use scream_sim::{RunResult, Scenario, run};
 
 fn scenario(text: &str) -> Scenario {
@@ -25,6 +26,15 @@ fn mean_over(r: &RunResult, flow: &str, from: f64, to: f64, value: fn(&Sample) -
         .map(value)
         .collect();
     v.iter().sum::<f64>() / v.len().max(1) as f64
+}
+
+/// The summary of the (only) link's reverse direction.
+fn reverse_link(r: &RunResult) -> &LinkSummary {
+    r.summary
+        .links
+        .iter()
+        .find(|l| l.direction == "reverse")
+        .expect("every link has a reverse direction")
 }
 
 const ONE_FLOW_WITH_A_NARROW_RETURN: &str = r#"
@@ -51,21 +61,13 @@ fn feedback_is_delayed_marked_and_dropped_by_a_reverse_queue() {
     free_text = free_text.replace("feedback_ecn = \"classic\"", "");
     let free = run(&scenario(&free_text), 1, None).unwrap();
 
-    let reverse = |r: &RunResult| {
-        r.summary
-            .links
-            .iter()
-            .find(|l| l.direction == "reverse")
-            .cloned()
-            .unwrap()
-    };
     let (n, f) = (&narrow.summary.flows[0], &free.summary.flows[0]);
     // Marked: feedback sent ECT(0) waits longer than the threshold at times.
-    assert!(reverse(&narrow).packets_ce_marked > 0);
-    assert_eq!(reverse(&free).packets_ce_marked, 0);
+    assert!(reverse_link(&narrow).packets_ce_marked > 0);
+    assert_eq!(reverse_link(&free).packets_ce_marked, 0);
     // Dropped: the 600-byte queue overflows; the flow counts what it lost.
-    assert!(reverse(&narrow).packets_dropped > 0);
-    assert_eq!(n.feedback.lost, reverse(&narrow).packets_dropped);
+    assert!(reverse_link(&narrow).packets_dropped > 0);
+    assert_eq!(n.feedback.lost, reverse_link(&narrow).packets_dropped);
     // The rest were still on their way back when the run ended.
     let resolved = n.feedback.delivered + n.feedback.lost;
     assert!(n.feedback.sent >= resolved && n.feedback.sent - resolved < 10);
@@ -100,12 +102,7 @@ fn a_dead_return_path_stalls_the_sender_and_it_recovers_when_feedback_returns() 
     assert!(after > 0.85 * before, "{after} vs {before} Mbit/s");
     // Everything the receiver sent in the blackout was lost, nothing else.
     assert!(f.feedback.lost > 0);
-    let reverse = r
-        .summary
-        .links
-        .iter()
-        .find(|l| l.direction == "reverse")
-        .unwrap();
+    let reverse = reverse_link(&r);
     assert_eq!(reverse.packets_lost, f.feedback.lost);
     assert_eq!(reverse.packets_dropped, 0);
 }
@@ -164,12 +161,7 @@ direction = "reverse"
     assert!((2.2..3.0).contains(&tput("up")), "{}", tput("up"));
     let up_rows = r.samples.iter().filter(|s| &*s.flow == "up");
     assert!(up_rows.clone().all(|s| s.capacity_mbps == 3.0));
-    let reverse = r
-        .summary
-        .links
-        .iter()
-        .find(|l| l.direction == "reverse")
-        .unwrap();
+    let reverse = reverse_link(&r);
     assert!(reverse.utilization > 0.75, "{}", reverse.utilization);
 }
 

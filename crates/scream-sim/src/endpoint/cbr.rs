@@ -85,23 +85,23 @@ impl Cbr {
         s.sent += 1;
         let seq = s.seq;
         s.seq = s.seq.wrapping_add(1);
-        Some(Packet {
-            size_bytes: s.packet_bytes,
-            ecn: self.ecn,
-            flow: self.flow,
-            route: self.route,
-            hop: 0,
-            sent_at: now,
-            queue_delay: Duration::ZERO,
-            body: Body::Media(Media {
-                stream: s.global,
-                ssrc: s.ssrc,
-                seq,
-                marker: false,
-                frame: None,
-                frame_enqueued_at: now,
-            }),
-        })
+        let media = Media {
+            stream: s.global,
+            ssrc: s.ssrc,
+            seq,
+            marker: false,
+            frame: None,
+            frame_enqueued_at: now,
+        };
+        let size = s.packet_bytes;
+        Some(Packet::new(
+            size,
+            self.ecn,
+            self.flow,
+            self.route,
+            now,
+            Body::Media(media),
+        ))
     }
 
     pub(crate) fn poll_timeout(&self) -> Option<Instant> {

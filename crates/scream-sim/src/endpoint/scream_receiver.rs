@@ -4,7 +4,7 @@
 use crate::compat;
 use crate::packet::{Body, Packet};
 use scream::receiver::{ReceivedPacket, Receiver};
-use scream::{Duration, Ecn, Instant};
+use scream::{Ecn, Instant};
 
 /// A SCReAM receiver.
 #[derive(Debug)]
@@ -59,16 +59,10 @@ impl ScreamReceiver {
     pub(crate) fn poll_transmit(&mut self, now: Instant) -> Option<Packet> {
         let fb = self.receiver.poll_feedback(now)?;
         let (msg, size_bytes) = compat::encode(fb, self.as_bytes, self.rtcp_ssrc);
-        Some(Packet {
-            size_bytes,
-            ecn: self.ecn,
-            flow: self.flow,
-            route: self.route,
-            hop: 0,
-            sent_at: now,
-            queue_delay: Duration::ZERO,
-            body: Body::Feedback(msg),
-        })
+        let body = Body::Feedback(msg);
+        Some(Packet::new(
+            size_bytes, self.ecn, self.flow, self.route, now, body,
+        ))
     }
 
     pub(crate) fn poll_timeout(&self) -> Option<Instant> {

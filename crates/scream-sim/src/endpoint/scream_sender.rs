@@ -76,23 +76,23 @@ impl ScreamSender {
                     .streams
                     .get(sp.stream.index())
                     .map_or(0, |(_, s)| s.global);
-                Some(Packet {
-                    size_bytes: sp.size_bytes,
-                    ecn: sp.ecn,
-                    flow: self.flow,
-                    route: self.route,
-                    hop: 0,
-                    sent_at: now,
-                    queue_delay: Duration::ZERO,
-                    body: Body::Media(Media {
-                        stream: global,
-                        ssrc: sp.ssrc,
-                        seq: sp.seq,
-                        marker: sp.marker,
-                        frame: Some(sp.frame_index),
-                        frame_enqueued_at: sp.frame_enqueued_at,
-                    }),
-                })
+                let media = Media {
+                    stream: global,
+                    ssrc: sp.ssrc,
+                    seq: sp.seq,
+                    marker: sp.marker,
+                    frame: Some(sp.frame_index),
+                    frame_enqueued_at: sp.frame_enqueued_at,
+                };
+                let body = Body::Media(media);
+                Some(Packet::new(
+                    sp.size_bytes,
+                    sp.ecn,
+                    self.flow,
+                    self.route,
+                    now,
+                    body,
+                ))
             }
             other => {
                 self.pacing_at = match other {
