@@ -47,8 +47,6 @@ pub struct RunResult {
     pub link_samples: Vec<metrics::LinkSample>,
     /// Scenario name.
     pub scenario_name: String,
-    /// Flow names by index.
-    pub flow_names: Vec<String>,
 }
 
 /// Runs `scenario` with master seed `seed`. `progress` receives the fraction of
@@ -63,7 +61,6 @@ pub fn run(
     let summary = report::summarize(&mut world, scenario, seed);
     Ok(RunResult {
         summary,
-        flow_names: world.flows.iter().map(|f| f.name.to_string()).collect(),
         samples: std::mem::take(&mut world.samples),
         link_samples: std::mem::take(&mut world.link_samples),
         scenario_name: scenario.name.clone(),
