@@ -17,7 +17,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run a simulation scenario and write summary.json, timeseries.csv and plots.
+    /// Run a simulation scenario and write summary.json, timeseries.csv, links.csv and
+    /// plots.
     Sim(sim::SimArgs),
     /// List the built-in scenarios.
     Scenarios,
@@ -51,6 +52,12 @@ fn report(result: Result<String, String>) {
             std::process::exit(1);
         }
     }
+}
+
+/// A one-line note on stderr that does not stop the command.
+fn warn(message: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "note: {message}");
 }
 
 /// Parses `--set KEY=VALUE` arguments.

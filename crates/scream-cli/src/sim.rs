@@ -40,6 +40,17 @@ pub(crate) struct Outcome {
 
 pub(crate) fn main(args: &SimArgs) -> Result<String, String> {
     let overrides = crate::parse_overrides(&args.set)?;
+    if args.seed.is_some() {
+        let loaded = engine::load(&args.scenario, &overrides)?;
+        if !loaded.has_random_element() {
+            // Said on stderr, so that --json output stays clean.
+            crate::warn(&format!(
+                "scenario {} has no random element (no jitter, loss, random AQM or random \
+                 frame phase): --seed does not change its outcome",
+                loaded.name
+            ));
+        }
+    }
     let mut progress = Progress::new("simulating");
     let outcome = engine::simulate(
         &args.scenario,
@@ -116,6 +127,26 @@ pub(crate) fn table(summary: &Value, out_dir: &Path) -> String {
             100.0 * num(flow, &["loss_ratio"]),
             100.0 * num(flow, &["ce_ratio"]),
         ));
+        let streams = flow
+            .get("streams")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        if streams.len() > 1 {
+            for st in streams {
+                out.push_str(&format!(
+                    "  {:<10} {:>8.2} {:>8.2} {:>21} {:>8} {:>7} {:>9.1} {:>6.2} {:>6.2}\n",
+                    st.get("name").and_then(Value::as_str).unwrap_or("?"),
+                    num(st, &["throughput_mbps"]),
+                    num(st, &["target_bitrate_mbps", "mean"]),
+                    "",
+                    "",
+                    "",
+                    num(st, &["frame_delay_ms", "p95"]),
+                    100.0 * num(st, &["loss_ratio"]),
+                    100.0 * num(st, &["ce_ratio"]),
+                ));
+            }
+        }
         if let Some(w) = flow.get("window") {
             out.push_str(&format!(
                 "{:<12} {:>8.2} {:>8} {:>21}   ({:.0}-{:.0} s window)\n",
@@ -135,8 +166,8 @@ pub(crate) fn table(summary: &Value, out_dir: &Path) -> String {
     }
     out.push('\n');
     out.push_str(&format!(
-        "{:<12} {:>12} {:>12}\n",
-        "link", "capacity", "utilisation"
+        "{:<12} {:<8} {:>13} {:>12} {:>8} {:>8}\n",
+        "link", "dir", "capacity", "utilisation", "dropped", "CE-mark"
     ));
     for link in summary
         .get("links")
@@ -144,11 +175,26 @@ pub(crate) fn table(summary: &Value, out_dir: &Path) -> String {
         .into_iter()
         .flatten()
     {
+        let count = |key: &str| link.get(key).and_then(Value::as_u64).unwrap_or(0);
+        // A capacity of null is an unlimited direction; one that carried nothing and
+        // dropped nothing says nothing worth a row.
+        let unlimited = link.get("capacity_mean_mbps").is_some_and(Value::is_null);
+        if unlimited && count("packets_dropped") + count("packets_lost") == 0 {
+            continue;
+        }
+        let capacity = if unlimited {
+            "unlimited".to_owned()
+        } else {
+            format!("{:.2} Mbit/s", num(link, &["capacity_mean_mbps"]))
+        };
         out.push_str(&format!(
-            "{:<12} {:>6.2} Mbit/s {:>11.1}%\n",
+            "{:<12} {:<8} {:>13} {:>11.1}% {:>8} {:>8}\n",
             link.get("name").and_then(Value::as_str).unwrap_or("?"),
-            num(link, &["capacity_mean_mbps"]),
+            link.get("direction").and_then(Value::as_str).unwrap_or(""),
+            capacity,
             100.0 * num(link, &["utilization"]),
+            count("packets_dropped") + count("packets_lost"),
+            count("packets_ce_marked"),
         ));
     }
     out.push_str(&format!("\noutputs in {}\n", out_dir.display()));
@@ -205,7 +251,6 @@ pub(crate) mod engine {
         if plots {
             let input = scream_sim::plot::PlotInput {
                 scenario_name: &result.scenario_name,
-                flow_names: &result.flow_names,
                 samples: &result.samples,
             };
             scream_sim::plot::write_plots(&input, &out_dir).map_err(|e| e.to_string())?;

@@ -31,6 +31,9 @@ fn scenarios_lists_every_builtin_with_a_description() {
         "lte",
         "l4s-dualpi2-50mbps",
         "two-flows",
+        "two-streams",
+        "eight-l4s-flows",
+        "feedback-blackout",
     ] {
         let line = out
             .lines()
@@ -161,11 +164,54 @@ fn sim_json_writes_summary_with_the_documented_keys() {
         "frame_delay_ms",
         "loss_ratio",
         "ce_ratio",
+        "frames",
+        "feedback",
+        "streams",
         "window",
     ] {
         assert!(flow.get(key).is_some(), "flow lacks {key}");
     }
+    assert!(dir.path().join("tmp/timeseries.csv").is_file());
+    assert!(dir.path().join("tmp/links.csv").is_file());
     assert_eq!(v["scenario"], "ericsson-default");
     let stdout: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
     assert_eq!(stdout["flows"], v["flows"]);
+}
+
+#[test]
+fn a_seed_for_a_scenario_without_randomness_gets_a_note_on_stderr() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let args = [
+        "sim",
+        "ericsson-default-delay",
+        "--seed",
+        "7",
+        "--no-plots",
+        "--json",
+        "--out",
+        "o",
+    ];
+    let o = scream(&args, dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("has no random element"),
+        "{}",
+        stderr(&o)
+    );
+    serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("stdout stays JSON");
+    // A scenario with a random element (here the L4S marker's coin) gets no note.
+    let o = scream(
+        &[
+            "sim",
+            "ericsson-default",
+            "--seed",
+            "7",
+            "--no-plots",
+            "--out",
+            "o",
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("random element"), "{}", stderr(&o));
 }

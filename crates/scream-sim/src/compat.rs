@@ -1,9 +1,9 @@
 //! The simulator's adapters to the `scream` API: feedback through the RFC 8888 codec,
-//! sender parameters by name and the statistics the samples read.
+//! and sender parameters by name.
 
-use scream::sender::{SenderConfig, SenderStats};
+use scream::Feedback;
+use scream::sender::SenderConfig;
 use scream::wire::ccfb::{ParseOptions, TimestampUnwrapper, decode_feedback, encode_feedback};
-use scream::{Bitrate, Duration, Feedback};
 
 /// Feedback as it crosses the return path.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,37 +60,4 @@ pub fn decode(msg: FeedbackMsg, unwrapper: &mut TimestampUnwrapper) -> Option<Fe
 /// Sets one `SenderConfig` field by name (Duration in seconds, Bitrate in bit/s).
 pub fn set_param(cfg: &mut SenderConfig, name: &str, value: f64) -> Result<(), String> {
     cfg.set_param(name, value).map_err(|e| e.to_string())
-}
-
-/// Statistics the samples read from the sender.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct SenderView {
-    /// Reference window, bytes.
-    pub ref_window_bytes: u64,
-    /// Bytes in flight.
-    pub bytes_in_flight: u64,
-    /// Smoothed RTT.
-    pub srtt: Duration,
-    /// The sender's queue-delay estimate.
-    pub queue_delay: Duration,
-    /// Acknowledged rate.
-    pub rate_acked: Bitrate,
-    /// Target of stream 0.
-    pub target_bitrate: Bitrate,
-    /// RTP queue delay of stream 0.
-    pub rtp_queue_delay: Duration,
-}
-
-/// Reads the fields the samples need.
-pub fn sender_view(s: &SenderStats) -> SenderView {
-    let stream = s.streams.first();
-    SenderView {
-        ref_window_bytes: s.ref_window_bytes,
-        bytes_in_flight: s.bytes_in_flight,
-        srtt: s.srtt,
-        queue_delay: s.queue_delay,
-        rate_acked: s.rate_acked,
-        target_bitrate: stream.map_or(Bitrate::ZERO, |st| st.target_bitrate),
-        rtp_queue_delay: stream.map_or(Duration::ZERO, |st| st.rtp_queue_delay),
-    }
 }

@@ -1,8 +1,8 @@
 //! Errors of building a simulation from a scenario.
 
-use crate::link::TraceError;
 use crate::scenario::ValidationError;
 use crate::source::FrameTraceError;
+use scream_netmodel::TraceError;
 
 /// Why a scenario could not be run. Each variant names the scenario key at fault.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -1,29 +1,33 @@
 //! Deterministic discrete-event network simulator for SCReAM, built on the public API
 //! of the `scream` crate only.
 //!
-//! [`run`] builds the network of a [`scenario::Scenario`] (links with capacity models,
-//! queues and path effects; flows with a media source and a controller), runs it on
-//! virtual time with one master seed, and returns the periodic [`Sample`] rows and the
-//! [`Summary`]. [`write_outputs`] writes them as summary.json and timeseries.csv. The
-//! same scenario and seed always give byte-identical outputs.
+//! [`run`] builds the network of a [`scenario::Scenario`] — each link as a forward and a
+//! reverse directed link of the `scream-netmodel` crate, each flow as a sending and a
+//! receiving endpoint joined by a media route and a feedback route — runs it on virtual
+//! time with one master seed, and returns the periodic [`Sample`] rows, the per-link
+//! [`metrics::LinkSample`] rows and the [`Summary`]. [`write_outputs`] writes them as
+//! summary.json, timeseries.csv and links.csv. The same scenario and seed always give
+//! byte-identical outputs.
 
+mod build;
 pub mod compat;
+mod endpoint;
 pub mod engine;
 pub mod error;
 pub mod flow;
-pub mod link;
 pub mod metrics;
 pub mod output;
 pub mod packet;
-pub mod path;
 pub mod plot;
-pub mod queue;
 pub mod report;
-pub mod rng;
+mod route;
 pub mod scenario;
 pub mod source;
 pub mod summary;
+mod wakes;
 pub mod world;
+
+pub use scream_netmodel as netmodel;
 
 pub use error::SimError;
 pub use metrics::Sample;
@@ -37,14 +41,12 @@ pub use world::World;
 pub struct RunResult {
     /// summary.json content.
     pub summary: Summary,
-    /// timeseries.csv rows, ordered by time then flow.
+    /// timeseries.csv rows, ordered by time, then flow, then stream.
     pub samples: Vec<Sample>,
+    /// links.csv rows, ordered by time, then link, then direction.
+    pub link_samples: Vec<metrics::LinkSample>,
     /// Scenario name.
     pub scenario_name: String,
-    /// Flow names by index.
-    pub flow_names: Vec<String>,
-    /// Link names by index.
-    pub link_names: Vec<String>,
 }
 
 /// Runs `scenario` with master seed `seed`. `progress` receives the fraction of
@@ -59,9 +61,8 @@ pub fn run(
     let summary = report::summarize(&mut world, scenario, seed);
     Ok(RunResult {
         summary,
-        flow_names: world.flows.iter().map(|f| f.name.clone()).collect(),
-        link_names: world.links.iter().map(|l| l.name.clone()).collect(),
         samples: std::mem::take(&mut world.samples),
+        link_samples: std::mem::take(&mut world.link_samples),
         scenario_name: scenario.name.clone(),
     })
 }

@@ -1,12 +1,12 @@
-//! Writing a run's outputs: summary.json (pretty, every float with 6 decimals) and
-//! timeseries.csv (one row per flow per sampling instant).
+//! Writing a run's outputs: summary.json (pretty, every float with 6 decimals),
+//! timeseries.csv (one row per stream per sampling instant) and links.csv (one row per
+//! link direction per sampling instant).
 
 use crate::RunResult;
-use crate::metrics::{SAMPLE_COLUMNS, Sample};
+use crate::metrics::Sample;
 use crate::summary::Summary;
 use serde::Serialize;
 use serde_json::ser::{Formatter, PrettyFormatter};
-use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -69,40 +69,40 @@ pub fn summary_json(summary: &Summary) -> io::Result<Vec<u8>> {
     Ok(out)
 }
 
-/// timeseries.csv text.
-pub fn timeseries_csv(samples: &[Sample]) -> String {
-    let mut s = String::with_capacity(64 + samples.len() * 160);
-    s.push_str(&SAMPLE_COLUMNS.join(","));
-    s.push('\n');
-    let fx = |v: f64| if v == 0.0 { 0.0 } else { v };
-    for r in samples {
-        // Writing to a String cannot fail.
-        let _ = writeln!(
-            s,
-            "{:.6},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{:.6}",
-            fx(r.t_s),
-            r.flow,
-            fx(r.target_mbps),
-            fx(r.tx_mbps),
-            fx(r.acked_mbps),
-            fx(r.ref_window_bytes),
-            fx(r.bytes_in_flight),
-            fx(r.srtt_ms),
-            fx(r.est_queue_delay_ms),
-            fx(r.sojourn_ms),
-            fx(r.rtp_queue_delay_ms),
-            fx(r.frame_size_bytes),
-            r.ce_count,
-            r.loss_count,
-            fx(r.capacity_mbps),
-        );
+/// Rows as CSV text: a header from the row type's field names, one line per row.
+pub fn csv_text<T: Serialize>(rows: &[T]) -> io::Result<String> {
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::with_capacity(64 + rows.len() * 160));
+    for r in rows {
+        w.serialize(r).map_err(io::Error::other)?;
     }
-    s
+    let bytes = w
+        .into_inner()
+        .map_err(|e| io::Error::other(e.to_string()))?;
+    String::from_utf8(bytes).map_err(io::Error::other)
 }
 
-/// Writes summary.json and timeseries.csv into `dir` (created if missing).
+/// timeseries.csv text (one row per stream per sampling instant).
+pub fn timeseries_csv(samples: &[Sample]) -> io::Result<String> {
+    csv_text(samples)
+}
+
+fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> io::Result<()> {
+    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(file);
+    for r in rows {
+        w.serialize(r).map_err(io::Error::other)?;
+    }
+    w.flush()
+}
+
+/// Writes summary.json, timeseries.csv and links.csv into `dir` (created if missing).
 pub fn write_outputs(result: &RunResult, dir: &Path) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join("summary.json"), summary_json(&result.summary)?)?;
-    std::fs::write(dir.join("timeseries.csv"), timeseries_csv(&result.samples))
+    write_csv(&dir.join("timeseries.csv"), &result.samples)?;
+    write_csv(&dir.join("links.csv"), &result.link_samples)
 }

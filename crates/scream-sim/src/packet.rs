@@ -1,53 +1,93 @@
-//! A media packet as it travels through the simulated network.
+//! A packet as it travels through the simulated network: what the links need (size,
+//! ECN), where it is going (route and hop), and a body for the endpoint it reaches.
 
+use crate::compat::FeedbackMsg;
 use scream::{Duration, Ecn, Instant};
+use scream_netmodel::NetPacket;
 
-/// One packet in flight. Plain data, copied through the event queue (no allocation).
+/// RTP metadata of a media packet, and what the simulator needs to follow its frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Packet {
-    /// Index of the flow that sent it.
-    pub flow: u32,
-    /// Size on the wire, bytes.
-    pub size_bytes: u32,
+pub struct Media {
+    /// Global index of the stream (across all flows).
+    pub stream: u32,
     /// RTP SSRC.
     pub ssrc: u32,
     /// RTP sequence number.
     pub seq: u16,
     /// RTP marker bit (last packet of a frame).
     pub marker: bool,
-    /// ECN codepoint; an AQM may change it to CE.
-    pub ecn: Ecn,
-    /// Index of the frame it belongs to.
-    pub frame_index: u64,
+    /// Index of the frame within its stream; `None` for frameless traffic.
+    pub frame: Option<u64>,
     /// When its frame entered the sender's RTP queue.
     pub frame_enqueued_at: Instant,
-    /// When the sender released it.
-    pub sent_at: Instant,
-    /// When it entered the queue of the link it is at (set by the link).
-    pub enqueued_at: Instant,
-    /// Sum of its sojourn times in the queues it has left so far.
-    pub queue_delay: Duration,
-    /// Position on its path: index into the flow's list of links.
+}
+
+/// What a packet carries.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    /// An RTP media packet.
+    Media(Media),
+    /// An RTCP feedback packet for the flow's sender.
+    Feedback(FeedbackMsg),
+}
+
+/// One packet in the simulated network.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Packet {
+    /// Size on the wire, bytes.
+    pub size_bytes: u32,
+    /// ECN codepoint; an AQM may change it to CE.
+    pub ecn: Ecn,
+    /// Index of the flow it belongs to.
+    pub flow: u32,
+    /// The route it follows.
+    pub route: u32,
+    /// Index on the route of the next link to enter; past the last link, the packet is
+    /// at the route's destination node.
     pub hop: u8,
+    /// When its sender released it.
+    pub sent_at: Instant,
+    /// Sum of its times at the links it has left so far.
+    pub queue_delay: Duration,
+    /// What it carries.
+    pub body: Body,
 }
 
 impl Packet {
-    /// A packet of `size_bytes` from `flow` with `ecn`, all other fields zero; for tests
-    /// and synthetic traffic.
-    pub fn synthetic(flow: u32, seq: u16, size_bytes: u32, ecn: Ecn, now: Instant) -> Self {
+    /// A packet of `flow` that a node releases at `now` onto `route`.
+    pub fn new(size_bytes: u32, ecn: Ecn, flow: u32, route: u32, now: Instant, body: Body) -> Self {
         Self {
-            flow,
             size_bytes,
-            ssrc: flow,
-            seq,
-            marker: false,
             ecn,
-            frame_index: 0,
-            frame_enqueued_at: now,
-            sent_at: now,
-            enqueued_at: now,
-            queue_delay: Duration::ZERO,
+            flow,
+            route,
             hop: 0,
+            sent_at: now,
+            queue_delay: Duration::ZERO,
+            body,
         }
+    }
+
+    /// The media metadata, if it is a media packet.
+    pub fn media(&self) -> Option<&Media> {
+        match &self.body {
+            Body::Media(m) => Some(m),
+            Body::Feedback(_) => None,
+        }
+    }
+}
+
+impl NetPacket for Packet {
+    fn size_bytes(&self) -> u32 {
+        self.size_bytes
+    }
+    fn ecn(&self) -> Ecn {
+        self.ecn
+    }
+    fn set_ecn(&mut self, ecn: Ecn) {
+        self.ecn = ecn;
+    }
+    fn on_link_exit(&mut self, time_at_link: Duration) {
+        self.queue_delay += time_at_link;
     }
 }

@@ -1,185 +1,130 @@
-//! The network built from a scenario and the event loop that runs it.
+//! The event pump: packets arrive at directed links and nodes, links and nodes wake at
+//! their own timeouts, and samples are taken on a fixed period.
 //!
-//! Data flow of a media packet: source frame -> sender (`on_media_frame`, then
-//! `poll_transmit`) -> each link of the flow's path (queue, serializer, propagation,
-//! jitter, loss) -> receiver -> feedback -> return paths in reverse order -> sender.
+//! The world names no algorithm. It moves packets along routes, lets each directed
+//! link and each endpoint (see [`crate::endpoint`]) handle them, and records what is
+//! true where it happens: a stream's packets when its sender releases them, when they
+//! leave the last link of their route, when a link drops them and when they reach the
+//! receiver; a flow's feedback likewise.
 
-use crate::compat::{self, FeedbackMsg};
+use std::sync::Arc;
+
+use crate::build::{self, LinkNode, Parts};
+use crate::endpoint::Endpoint;
 use crate::engine::EventQueue;
 use crate::error::SimError;
-use crate::flow::{Controller, Flow, packet_from_sent};
-use crate::link::{Capacity, Link, LinkAction, RateSchedule, TableSpec, load_capacity_trace};
-use crate::metrics::Sample;
-use crate::packet::Packet;
-use crate::path::{ForwardPath, ReturnPath};
-use crate::queue::{Codel, DualPi2, DualPi2Params, EcnThreshold, Fifo, L4sRamp, Queue};
-use crate::scenario::{LinkConfig, QueueConfig, QueueKind, Scenario};
-use crate::source::frame_trace::resolve_path;
-use scream::receiver::ReceivedPacket;
-use scream::sender::{Event, Transmit};
-use scream::{Bitrate, Duration, Instant};
+use crate::flow::{Flow, StreamInfo};
+use crate::metrics::{FeedbackMetrics, LinkSample, Sample, StreamMetrics};
+use crate::packet::{Body, Packet};
+use crate::route::Route;
+use crate::scenario::Scenario;
+use crate::wakes::Wakes;
+use scream::{Duration, Instant};
+use scream_netmodel::{DropCause, LinkStats};
 
 /// Simulation events.
 #[derive(Debug)]
 enum Ev {
-    /// The source of a flow produces its next frame.
-    Frame(u32),
-    /// A sender asked to be woken (pacing or timer).
-    SenderWake(u32),
-    /// A receiver's report may be due.
-    ReceiverWake(u32),
-    /// A link whose capacity was zero may transmit again.
-    LinkStart(u32),
-    /// A link finished serialising its packet.
-    TxDone(u32),
-    /// A packet reaches the input of a link (not the first of its path).
-    Arrive(u32, Packet),
-    /// A packet reaches its receiver.
-    Deliver(Packet),
-    /// Feedback reaches a sender.
-    Feedback(u32, FeedbackMsg),
-    /// Time to record a sample row for every flow.
+    /// A packet reaches the next element of its route (a link's input or the node at
+    /// its end).
+    Arrive(Packet),
+    /// A directed link asked to be woken.
+    LinkWake(u32),
+    /// A node asked to be woken.
+    NodeWake(u32),
+    /// Time to record the sample rows.
     Sample,
 }
 
-fn ms(v: f64) -> Duration {
-    Duration::from_secs_f64((v * 1e-3).max(0.0))
+/// A node and its pending wake-ups.
+#[derive(Debug)]
+struct Node {
+    endpoint: Endpoint,
+    wakes: Wakes,
 }
 
-fn secs(v: f64) -> Instant {
-    Instant::from_nanos((v.max(0.0) * 1e9).round() as u64)
-}
-
-fn build_queue(q: &QueueConfig) -> Queue {
-    match q.kind {
-        QueueKind::TailDrop => Queue::TailDrop(Fifo::new()),
-        QueueKind::Codel => {
-            Queue::Codel(Codel::new(ms(q.codel_target_ms), ms(q.codel_interval_ms)))
-        }
-        QueueKind::EcnThreshold => Queue::EcnThreshold(EcnThreshold::new(ms(q.ecn_threshold_ms))),
-        QueueKind::L4sRamp => Queue::L4sRamp(L4sRamp::new(ms(q.ramp_min_ms), ms(q.ramp_max_ms))),
-        QueueKind::DualPi2 => Queue::DualPi2(DualPi2::new(DualPi2Params {
-            target: ms(q.dualpi2_target_ms),
-            step: ms(q.dualpi2_step_ms),
-            coupling: q.dualpi2_coupling,
-            tupdate: ms(q.dualpi2_tupdate_ms),
-            alpha: q.dualpi2_alpha,
-            beta: q.dualpi2_beta,
-        })),
-    }
-}
-
-fn build_capacity(s: &Scenario, key: &str, l: &LinkConfig) -> Result<Capacity, SimError> {
-    if let Some(trace) = &l.trace {
-        let path = resolve_path(trace, s.base_dir.as_deref());
-        let spec = TableSpec {
-            time_column: l.trace_time_column,
-            rate_column: l.trace_rate_column,
-            unit: l.trace_rate_unit,
-            end: l.trace_end,
-        };
-        return load_capacity_trace(&path, l.trace_format, &spec, l.mahimahi_packet_bytes).map_err(
-            |e| SimError::LinkTrace {
-                key: format!("{key}.trace"),
-                source: e,
-            },
-        );
-    }
-    if l.capacity_steps.is_empty() {
-        return Ok(Capacity::Constant(Bitrate::from_mbps(l.capacity_mbps)));
-    }
-    let mut rows = vec![(0u64, Bitrate::from_mbps(l.capacity_mbps))];
-    rows.extend(
-        l.capacity_steps
-            .iter()
-            .map(|[from, mbps]| (secs(*from).as_nanos(), Bitrate::from_mbps(*mbps))),
-    );
-    RateSchedule::new(&rows, None)
-        .map(Capacity::Schedule)
-        .ok_or_else(|| SimError::Param {
-            key: format!("{key}.capacity_steps"),
-            reason: "no usable step".into(),
-        })
-}
-
-fn build_link(s: &Scenario, i: usize, l: &LinkConfig, seed: u64) -> Result<Link, SimError> {
-    let key = s.link_key(i);
-    let id = format!("link/{}", l.name);
-    let forward = ForwardPath::new(
-        ms(l.one_way_delay_ms),
-        (ms(l.jitter_ms), ms(l.effective_jitter_max_ms())),
-        l.jitter_keep_order,
-        l.loss,
-        seed,
-        &id,
-    );
-    let ret_cap =
-        (l.return_capacity_mbps > 0.0).then(|| Bitrate::from_mbps(l.return_capacity_mbps));
-    let ret = ReturnPath::new(ms(l.effective_return_delay_ms()), ret_cap);
-    Ok(Link::new(
-        l.name.clone(),
-        build_capacity(s, &key, l)?,
-        build_queue(&l.queue),
-        ms(l.queue.limit_ms),
-        l.queue.limit_bytes,
-        forward,
-        ret,
-        seed,
-        &id,
-    ))
+/// A directed link and its pending wake-ups.
+#[derive(Debug)]
+struct Link {
+    node: LinkNode,
+    wakes: Wakes,
+    /// Counters at the previous sample, for per-interval figures.
+    at_last_sample: LinkStats,
 }
 
 /// A network ready to run.
 #[derive(Debug)]
 pub struct World {
     events: EventQueue<Ev>,
-    /// The links, in scenario order.
-    pub links: Vec<Link>,
+    links: Vec<Link>,
+    nodes: Vec<Node>,
+    routes: Vec<Route>,
     /// The flows, in scenario order.
     pub flows: Vec<Flow>,
+    /// Every stream of every flow, flow by flow.
+    pub streams: Vec<StreamInfo>,
+    /// What happened to each stream's packets and frames.
+    pub stream_metrics: Vec<StreamMetrics>,
+    /// What happened to each flow's feedback.
+    pub feedback: Vec<FeedbackMetrics>,
     /// End of the run.
     pub end: Instant,
     sample_interval: Duration,
-    feedback_as_bytes: bool,
     window: Option<(Instant, Instant)>,
-    outbox: Vec<Packet>,
-    dropped: Vec<Packet>,
-    /// Rows recorded so far.
+    /// Flow rows recorded so far, by time then flow then stream.
     pub samples: Vec<Sample>,
+    /// Link rows recorded so far, by time then link then direction.
+    pub link_samples: Vec<LinkSample>,
 }
 
 impl World {
     /// Builds the network of a scenario (validated here) with master seed `seed`.
     pub fn new(s: &Scenario, seed: u64) -> Result<Self, SimError> {
         s.validate()?;
-        let links = s
-            .link_configs()
-            .iter()
-            .enumerate()
-            .map(|(i, l)| build_link(s, i, l, seed))
-            .collect::<Result<Vec<_>, _>>()?;
-        let names: Vec<String> = links.iter().map(|l| l.name.clone()).collect();
-        let flows = (0..s.flows.len())
-            .map(|i| Flow::build(s, i, &names))
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut events = EventQueue::new();
-        for (i, f) in flows.iter().enumerate() {
-            events.schedule(f.start, Ev::Frame(i as u32));
+        let links = build::build_links(s, seed)?
+            .into_iter()
+            .map(|node| Link {
+                node,
+                wakes: Wakes::default(),
+                at_last_sample: LinkStats::default(),
+            })
+            .collect();
+        let mut parts = Parts::default();
+        for i in 0..s.flows.len() {
+            parts.add_flow(s, i, seed)?;
         }
-        let sample_interval = ms(s.sample_interval_ms).max(Duration::from_micros(1));
+        let mut events = EventQueue::new();
+        let nodes: Vec<Node> = parts
+            .nodes
+            .into_iter()
+            .map(|endpoint| Node {
+                endpoint,
+                wakes: Wakes::default(),
+            })
+            .collect();
+        let sample_interval = build::ms(s.sample_interval_ms).max(Duration::from_micros(1));
         events.schedule(Instant::ZERO + sample_interval, Ev::Sample);
-        Ok(Self {
+        let mut world = Self {
             events,
             links,
-            flows,
-            end: secs(s.duration_s),
+            nodes,
+            routes: parts.routes,
+            flows: parts.flows,
+            stream_metrics: vec![StreamMetrics::default(); parts.streams.len()],
+            streams: parts.streams,
+            feedback: vec![FeedbackMetrics::default(); s.flows.len()],
+            end: build::secs(s.duration_s),
             sample_interval,
-            feedback_as_bytes: s.feedback_as_bytes,
-            window: s.report_window_s.map(|[a, b]| (secs(a), secs(b))),
-            outbox: Vec::with_capacity(256),
-            dropped: Vec::with_capacity(64),
+            window: s
+                .report_window_s
+                .map(|[a, b]| (build::secs(a), build::secs(b))),
             samples: Vec::new(),
-        })
+            link_samples: Vec::new(),
+        };
+        for n in 0..world.nodes.len() {
+            world.schedule_node(n, Instant::ZERO);
+        }
+        Ok(world)
     }
 
     /// Runs until the end, reporting the fraction of simulated time done at most
@@ -194,7 +139,12 @@ impl World {
             let Some((now, ev)) = self.events.pop() else {
                 break;
             };
-            self.handle(now, ev);
+            match ev {
+                Ev::Arrive(p) => self.arrive(now, p),
+                Ev::LinkWake(l) => self.wake_link(l as usize, now),
+                Ev::NodeWake(n) => self.wake_node(n as usize, now),
+                Ev::Sample => self.sample(now),
+            }
             if now.as_nanos() >= next_report {
                 if let Some(p) = progress.as_deref_mut() {
                     p(now.as_nanos() as f64 / self.end.as_nanos().max(1) as f64);
@@ -207,275 +157,184 @@ impl World {
         }
     }
 
+    /// The directed links with their names and directions, `2i` forward and `2i + 1`
+    /// reverse for link `i`.
+    pub fn links(
+        &mut self,
+    ) -> impl Iterator<
+        Item = (
+            &str,
+            &'static str,
+            &mut scream_netmodel::DirectedLink<Packet>,
+        ),
+    > {
+        self.links
+            .iter_mut()
+            .map(|l| (&*l.node.name, l.node.direction, &mut l.node.link))
+    }
+
     fn in_window(&self, now: Instant) -> bool {
         self.window.is_some_and(|(a, b)| now >= a && now < b)
     }
 
-    fn handle(&mut self, now: Instant, ev: Ev) {
-        match ev {
-            Ev::Frame(f) => self.on_frame(f as usize, now),
-            Ev::SenderWake(f) => self.on_sender_wake(f as usize, now),
-            Ev::ReceiverWake(f) => self.on_receiver_wake(f as usize, now),
-            Ev::LinkStart(l) => self.kick_link(l as usize, now),
-            Ev::TxDone(l) => self.on_tx_done(l as usize, now),
-            Ev::Arrive(l, pkt) => self.link_input(l as usize, now, pkt),
-            Ev::Deliver(pkt) => self.on_deliver(now, pkt),
-            Ev::Feedback(f, msg) => self.on_feedback(f as usize, now, msg),
-            Ev::Sample => self.on_sample(now),
-        }
-    }
-
-    fn on_frame(&mut self, f: usize, now: Instant) {
-        let flow = &mut self.flows[f];
-        if now >= flow.stop {
+    /// `packet` reaches the element at its hop: a link's input, or its route's node.
+    fn arrive(&mut self, now: Instant, packet: Packet) {
+        let route = &self.routes[packet.route as usize];
+        if let Some(&l) = route.links.get(usize::from(packet.hop)) {
+            self.links[l as usize].node.link.handle_input(now, packet);
+            self.drain_link(l as usize, now);
             return;
         }
-        let frame = flow.source.next_frame();
-        flow.metrics.on_frame(frame.size_bytes);
-        flow.frames += 1;
-        let next = flow.frame_time(flow.frames);
-        if next < flow.stop {
-            self.events.schedule(next, Ev::Frame(f as u32));
-        }
-        match &mut flow.controller {
-            Controller::Scream(ep) => {
-                ep.sender.on_media_frame(now, ep.stream, frame);
-                self.drive_sender(f, now);
-            }
-            Controller::FixedRate(fr) => {
-                fr.packetize(now, f as u32, flow.ssrc, frame, &mut self.outbox);
-                self.flush_outbox(now);
-            }
-        }
-    }
-
-    /// Drains the sender's transmissions and events, then schedules its next wake-up.
-    fn drive_sender(&mut self, f: usize, now: Instant) {
-        let flow = &mut self.flows[f];
-        let Controller::Scream(ep) = &mut flow.controller else {
-            return;
-        };
-        let mut at = None;
-        loop {
-            match ep.sender.poll_transmit(now) {
-                Transmit::Now(sp) => self.outbox.push(packet_from_sent(f as u32, &sp, now)),
-                Transmit::At(t) => {
-                    at = Some(t);
-                    break;
-                }
-                Transmit::Idle => break,
-            }
-        }
-        while let Some(ev) = ep.sender.poll_event() {
-            match ev {
-                Event::TargetBitrate { bitrate, .. } => flow.source.set_target(bitrate),
-                Event::KeyFrameRequest { .. } => flow.source.request_key_frame(),
-            }
-        }
-        let wake = match (at, ep.sender.poll_timeout()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        if let Some(w) = wake {
-            if ep.sender_wake.is_none_or(|s| w < s) {
-                ep.sender_wake = Some(w);
-                self.events.schedule(w, Ev::SenderWake(f as u32));
-            }
-        }
-        self.flush_outbox(now);
-    }
-
-    fn on_sender_wake(&mut self, f: usize, now: Instant) {
-        let Controller::Scream(ep) = &mut self.flows[f].controller else {
-            return;
-        };
-        if ep.sender_wake != Some(now) {
-            return;
-        }
-        ep.sender_wake = None;
-        if ep.sender.poll_timeout().is_some_and(|t| t <= now) {
-            ep.sender.handle_timeout(now);
-        }
-        self.drive_sender(f, now);
-    }
-
-    /// Puts the packets the flows released onto the first link of their paths.
-    fn flush_outbox(&mut self, now: Instant) {
-        let mut out = core::mem::take(&mut self.outbox);
-        for pkt in out.drain(..) {
-            let flow = &mut self.flows[pkt.flow as usize];
-            flow.metrics.on_sent(&pkt);
-            let Some(&first) = flow.path.first() else {
-                continue;
-            };
-            self.link_input(first as usize, now, pkt);
-        }
-        self.outbox = out;
-    }
-
-    fn count_drops(&mut self) {
-        for p in self.dropped.drain(..) {
-            self.flows[p.flow as usize].metrics.packets_dropped += 1;
-        }
-    }
-
-    fn link_input(&mut self, l: usize, now: Instant, pkt: Packet) {
-        if !self.links[l].arrive(now, pkt, &mut self.dropped) {
-            self.count_drops();
-        }
-        self.kick_link(l, now);
-    }
-
-    fn kick_link(&mut self, l: usize, now: Instant) {
-        let (action, started) = self.links[l].try_start(now, &mut self.dropped);
-        self.count_drops();
-        if let Some(s) = started {
-            let in_window = self.in_window(now);
-            let flow = &mut self.flows[s.packet.flow as usize];
-            if flow.is_last_hop(s.packet.hop) {
-                flow.metrics.on_queue_exit(&s.packet, in_window);
-            }
-        }
-        match action {
-            LinkAction::Nothing => {}
-            LinkAction::TxDone(t) => self.events.schedule(t, Ev::TxDone(l as u32)),
-            LinkAction::WakeAt(t) => self.events.schedule(t, Ev::LinkStart(l as u32)),
-        }
-    }
-
-    fn on_tx_done(&mut self, l: usize, now: Instant) {
-        if let Some((mut pkt, arrival)) = self.links[l].complete(now) {
-            let in_window = self.in_window(now);
-            let flow = &mut self.flows[pkt.flow as usize];
-            let last = flow.is_last_hop(pkt.hop);
-            if last {
-                flow.metrics.on_delivered_by_path(&pkt, in_window);
-            }
-            match arrival {
-                None => flow.metrics.packets_lost += 1,
-                Some(t) if last => self.events.schedule(t, Ev::Deliver(pkt)),
-                Some(t) => {
-                    pkt.hop += 1;
-                    let next = flow.path[usize::from(pkt.hop)];
-                    self.events.schedule(t, Ev::Arrive(next, pkt));
+        let n = route.dest as usize;
+        match &packet.body {
+            Body::Media(m) => {
+                if let Some(s) = self.stream_metrics.get_mut(m.stream as usize) {
+                    s.on_received(now, &packet, m);
                 }
             }
+            Body::Feedback(_) => self.feedback[packet.flow as usize].delivered += 1,
         }
-        self.kick_link(l, now);
+        self.nodes[n]
+            .endpoint
+            .handle_packet(now, packet, &mut self.stream_metrics);
+        self.drain_node(n, now);
     }
 
-    fn on_deliver(&mut self, now: Instant, pkt: Packet) {
-        let f = pkt.flow as usize;
-        let flow = &mut self.flows[f];
-        flow.metrics.on_received(now, &pkt);
-        if let Controller::Scream(ep) = &mut flow.controller {
-            ep.receiver.on_packet(
-                now,
-                ReceivedPacket {
-                    ssrc: pkt.ssrc,
-                    seq: pkt.seq,
-                    size_bytes: pkt.size_bytes,
-                    ecn: pkt.ecn,
-                    marker: pkt.marker,
-                },
-            );
-            self.drain_receiver(f, now);
-        }
+    fn wake_node(&mut self, n: usize, now: Instant) {
+        self.nodes[n].wakes.fired(now);
+        self.nodes[n]
+            .endpoint
+            .handle_timeout(now, &mut self.stream_metrics);
+        self.drain_node(n, now);
     }
 
-    fn on_receiver_wake(&mut self, f: usize, now: Instant) {
-        let Controller::Scream(ep) = &mut self.flows[f].controller else {
-            return;
-        };
-        if ep.receiver_wake != Some(now) {
-            return;
-        }
-        ep.receiver_wake = None;
-        self.drain_receiver(f, now);
+    fn wake_link(&mut self, l: usize, now: Instant) {
+        self.links[l].wakes.fired(now);
+        self.links[l].node.link.handle_timeout(now);
+        self.drain_link(l, now);
     }
 
-    /// Sends every due report back over the return paths and schedules the receiver's
-    /// next wake-up.
-    fn drain_receiver(&mut self, f: usize, now: Instant) {
-        let flow = &mut self.flows[f];
-        let Controller::Scream(ep) = &mut flow.controller else {
-            return;
-        };
-        while let Some(fb) = ep.receiver.poll_feedback(now) {
-            let rtcp_ssrc = flow.ssrc ^ crate::flow::RTCP_SSRC_FLIP;
-            let (msg, len) = compat::encode(fb, self.feedback_as_bytes, rtcp_ssrc);
-            let mut t = now;
-            for &l in flow.path.iter().rev() {
-                t = self.links[l as usize].ret.transit(t, len);
+    /// Sends everything the node releases now, then schedules its next wake-up.
+    fn drain_node(&mut self, n: usize, now: Instant) {
+        while let Some(packet) = self.nodes[n].endpoint.poll_transmit(now) {
+            match &packet.body {
+                Body::Media(m) => {
+                    if let Some(s) = self.stream_metrics.get_mut(m.stream as usize) {
+                        s.on_sent(&packet, m);
+                    }
+                }
+                Body::Feedback(_) => self.feedback[packet.flow as usize].sent += 1,
             }
-            self.events.schedule(t, Ev::Feedback(f as u32, msg));
+            self.arrive(now, packet);
         }
-        if let Some(w) = ep.receiver.poll_timeout() {
-            if ep.receiver_wake.is_none_or(|s| w < s) {
-                ep.receiver_wake = Some(w);
-                self.events.schedule(w, Ev::ReceiverWake(f as u32));
+        if let Some(w) = self.nodes[n].endpoint.poll_timeout() {
+            self.schedule_node(n, w.max(now));
+        }
+    }
+
+    fn schedule_node(&mut self, n: usize, at: Instant) {
+        if self.nodes[n].wakes.arm(at) {
+            self.events.schedule(at, Ev::NodeWake(n as u32));
+        }
+    }
+
+    /// Moves what left the link on to the next hop, accounts for what it dropped, and
+    /// schedules its next wake-up.
+    fn drain_link(&mut self, l: usize, now: Instant) {
+        let in_window = self.in_window(now);
+        while let Some((arrival, mut packet)) = self.links[l].node.link.poll_output() {
+            let last =
+                usize::from(packet.hop) + 1 >= self.routes[packet.route as usize].links.len();
+            if let (true, Body::Media(m)) = (last, &packet.body) {
+                if let Some(s) = self.stream_metrics.get_mut(m.stream as usize) {
+                    s.on_path_exit(&packet, in_window);
+                }
+            }
+            packet.hop += 1;
+            self.events.schedule(arrival, Ev::Arrive(packet));
+        }
+        while let Some(d) = self.links[l].node.link.poll_drop() {
+            match &d.packet.body {
+                Body::Media(m) => {
+                    if let Some(s) = self.stream_metrics.get_mut(m.stream as usize) {
+                        s.on_dropped(m, d.cause == DropCause::PathLoss);
+                    }
+                }
+                Body::Feedback(_) => self.feedback[d.packet.flow as usize].lost += 1,
+            }
+        }
+        if let Some(w) = self.links[l].node.link.poll_timeout() {
+            let w = w.max(now);
+            if self.links[l].wakes.arm(w) {
+                self.events.schedule(w, Ev::LinkWake(l as u32));
             }
         }
     }
 
-    fn on_feedback(&mut self, f: usize, now: Instant, msg: FeedbackMsg) {
-        let Controller::Scream(ep) = &mut self.flows[f].controller else {
-            return;
-        };
-        if let Some(fb) = compat::decode(msg, &mut ep.unwrapper) {
-            ep.sender.on_feedback(now, &fb);
-        }
-        self.drive_sender(f, now);
-    }
-
-    fn on_sample(&mut self, now: Instant) {
+    fn sample(&mut self, now: Instant) {
         let period = self.sample_interval.as_secs_f64();
-        for (i, flow) in self.flows.iter_mut().enumerate() {
-            let (tx, rx, max_q, frame) = flow.metrics.take_period();
-            let capacity = flow.path.first().map_or(0.0, |&l| {
-                self.links[l as usize].capacity.rate_at(now).mbps()
-            });
-            let rx_rate = Bitrate::from_bps(rx as f64 * 8.0 / period);
-            // Outside its active time a flow has no target: plots and the CSV show zero
-            // rather than the start bitrate of a flow that has not started.
-            let active = now > flow.start && now <= flow.stop;
-            let mut row = Sample {
-                t_s: now.as_secs_f64(),
-                flow: i,
-                target_mbps: if active {
-                    flow.source.target().mbps()
-                } else {
-                    0.0
-                },
-                tx_mbps: tx as f64 * 8.0 / period * 1e-6,
-                acked_mbps: 0.0,
-                ref_window_bytes: 0.0,
-                bytes_in_flight: 0.0,
-                srtt_ms: 0.0,
-                est_queue_delay_ms: 0.0,
-                sojourn_ms: max_q.as_secs_f64() * 1e3,
-                rtp_queue_delay_ms: 0.0,
-                frame_size_bytes: frame,
-                ce_count: flow.metrics.packets_ce,
-                loss_count: flow.metrics.loss_count(),
-                capacity_mbps: capacity,
-            };
-            match &flow.controller {
-                _ if !active => {}
-                Controller::Scream(ep) => {
-                    let v = compat::sender_view(&ep.sender.stats());
-                    row.target_mbps = v.target_bitrate.mbps();
-                    row.acked_mbps = v.rate_acked.mbps();
-                    row.ref_window_bytes = v.ref_window_bytes as f64;
-                    row.bytes_in_flight = v.bytes_in_flight as f64;
-                    row.srtt_ms = v.srtt.as_secs_f64() * 1e3;
-                    row.est_queue_delay_ms = v.queue_delay.as_secs_f64() * 1e3;
-                    row.rtp_queue_delay_ms = v.rtp_queue_delay.as_secs_f64() * 1e3;
-                }
-                // Without feedback, the rate that reached the receiver in the period.
-                _ => row.acked_mbps = rx_rate.mbps(),
+        let mbps = |bytes: u64| bytes as f64 * 8.0 / period * 1e-6;
+        let t_s = now.as_secs_f64();
+        for (f, flow) in self.flows.iter().enumerate() {
+            // The bottleneck of the moment: the smallest capacity on the media route.
+            let capacity = self.routes[flow.media_route as usize]
+                .links
+                .iter()
+                .map(|&l| self.links[l as usize].node.link.rate_at(now).mbps())
+                .fold(f64::INFINITY, f64::min);
+            let first = self.samples.len();
+            for &g in &flow.streams {
+                let m = &mut self.stream_metrics[g as usize];
+                let p = m.take_period();
+                let info = &self.streams[g as usize];
+                self.samples.push(Sample {
+                    t_s,
+                    flow: flow.name.clone(),
+                    stream: info.name.clone(),
+                    flow_index: f as u32,
+                    stream_index: g,
+                    target_mbps: None,
+                    tx_mbps: mbps(p.tx_bytes),
+                    rx_mbps: mbps(p.rx_bytes),
+                    acked_mbps: None,
+                    ref_window_bytes: None,
+                    bytes_in_flight: None,
+                    srtt_ms: None,
+                    est_queue_delay_ms: None,
+                    sojourn_ms: p.max_queue_delay.map(|d| d.as_secs_f64() * 1e3),
+                    rtp_queue_delay_ms: None,
+                    frame_size_bytes: (p.frames > 0)
+                        .then(|| p.frame_bytes as f64 / p.frames as f64),
+                    ce_packets: p.ce,
+                    ce_packets_total: m.packets_ce,
+                    lost_packets: p.lost,
+                    lost_packets_total: m.loss_count(),
+                    capacity_mbps: capacity,
+                });
             }
-            self.samples.push(row);
+            self.nodes[flow.sender as usize]
+                .endpoint
+                .write_samples(now, &mut self.samples[first..]);
+        }
+        for l in &mut self.links {
+            let s = *l.node.link.stats();
+            let prev = core::mem::replace(&mut l.at_last_sample, s);
+            let peak = l.node.link.take_sojourn_peak();
+            let left = s.packets_out - prev.packets_out;
+            self.link_samples.push(LinkSample {
+                t_s,
+                link: Arc::clone(&l.node.name),
+                direction: l.node.direction,
+                capacity_mbps: l.node.link.rate_at(now).mbps(),
+                tx_mbps: mbps(s.bytes_out - prev.bytes_out),
+                queue_bytes: l.node.link.queue_bytes(),
+                queue_packets: l.node.link.queue_packets() as u64,
+                sojourn_max_ms: (left > 0).then_some(peak.as_secs_f64() * 1e3),
+                dropped_packets: (s.dropped_queue_full + s.dropped_aqm)
+                    - (prev.dropped_queue_full + prev.dropped_aqm),
+                lost_packets: s.lost_on_path - prev.lost_on_path,
+                ce_marked_packets: s.ce_marked - prev.ce_marked,
+            });
         }
         let next = now + self.sample_interval;
         if next <= self.end {

@@ -1,4 +1,5 @@
-//! Whole runs with fixed-rate (controller-free) flows: determinism and capacity models.
+//! Whole runs with constant-bitrate (controller-free) flows: determinism and capacity
+//! models.
 
 use scream_sim::output::{summary_json, timeseries_csv};
 use scream_sim::scenario::{Algorithm, FlowConfig, LinkConfig, Scenario, SourceConfig, SourceKind};
@@ -15,7 +16,7 @@ fn shared_links() -> PathBuf {
 fn fixed_flow(name: &str, mbps: f64) -> FlowConfig {
     FlowConfig {
         name: name.into(),
-        algorithm: Algorithm::FixedRate,
+        algorithm: Algorithm::Cbr,
         start_bitrate_mbps: mbps,
         max_bitrate_mbps: mbps.max(20.0),
         ..FlowConfig::default()
@@ -25,18 +26,21 @@ fn fixed_flow(name: &str, mbps: f64) -> FlowConfig {
 fn outputs(r: &RunResult) -> (Vec<u8>, String) {
     (
         summary_json(&r.summary).unwrap(),
-        timeseries_csv(&r.samples),
+        timeseries_csv(&r.samples).unwrap(),
     )
 }
 
 fn noisy_scenario() -> Scenario {
     let mut link = LinkConfig {
-        capacity_mbps: 6.0,
+        capacity_mbps: Some(6.0),
         capacity_steps: vec![[2.0, 3.0], [4.0, 8.0]],
         jitter_ms: 4.0,
         jitter_keep_order: false,
         loss: 0.02,
-        return_capacity_mbps: 1.0,
+        reverse: Some(Box::new(LinkConfig {
+            capacity_mbps: Some(1.0),
+            ..LinkConfig::default()
+        })),
         ..LinkConfig::default()
     };
     link.queue.kind = scream_sim::scenario::QueueKind::Codel;
@@ -85,8 +89,10 @@ fn outputs_have_the_contract_shape() {
     let header = csv.lines().next().unwrap();
     assert_eq!(
         header,
-        "t_s,flow,target_mbps,tx_mbps,acked_mbps,ref_window_bytes,bytes_in_flight,srtt_ms,\
-         est_queue_delay_ms,sojourn_ms,rtp_queue_delay_ms,frame_size_bytes,ce_count,loss_count,capacity_mbps"
+        "t_s,flow,stream,target_mbps,tx_mbps,rx_mbps,acked_mbps,ref_window_bytes,\
+         bytes_in_flight,srtt_ms,est_queue_delay_ms,sojourn_ms,rtp_queue_delay_ms,\
+         frame_size_bytes,ce_packets,ce_packets_total,lost_packets,lost_packets_total,\
+         capacity_mbps"
     );
     // 6 s / 20 ms = 300 periods, two flows.
     assert_eq!(r.samples.len(), 600);
@@ -103,9 +109,9 @@ fn delivered_rate_follows_capacity_steps() {
     let s = Scenario {
         duration_s: 9.0,
         link: Some(LinkConfig {
-            capacity_mbps: 10.0,
+            capacity_mbps: Some(10.0),
             capacity_steps: vec![[3.0, 5.0], [6.0, 10.0]],
-            one_way_delay_ms: 0.0,
+            one_way_delay_ms: Some(0.0),
             ..LinkConfig::default()
         }),
         flows: vec![{
@@ -129,9 +135,9 @@ fn delivered_rate_follows_capacity_steps() {
         };
         assert!((row.capacity_mbps - cap).abs() < 1e-9, "t={t}");
         assert!(
-            (row.acked_mbps - cap).abs() / cap < 0.07,
+            (row.rx_mbps - cap).abs() / cap < 0.07,
             "t={t}: {} vs {cap}",
-            row.acked_mbps
+            row.rx_mbps
         );
     }
     let u = r.summary.links[0].utilization;
@@ -145,7 +151,7 @@ fn delivered_bytes_follow_a_mahimahi_trace() {
         duration_s: 20.0,
         link: Some(LinkConfig {
             trace: Some(trace.display().to_string()),
-            one_way_delay_ms: 0.0,
+            one_way_delay_ms: Some(0.0),
             ..LinkConfig::default()
         }),
         flows: vec![{
@@ -167,14 +173,14 @@ fn delivered_bytes_follow_a_mahimahi_trace() {
         link.utilization
     );
     // Second by second, the received rate tracks the trace's rate.
-    let mut cap = scream_sim::link::load_capacity_trace(
+    let mut cap = scream_sim::netmodel::load_capacity_trace(
         &trace,
-        scream_sim::link::TraceFormat::Mahimahi,
-        &scream_sim::link::TableSpec {
+        scream_sim::netmodel::TraceFormat::Mahimahi,
+        &scream_sim::netmodel::TableSpec {
             time_column: 0,
             rate_column: 1,
-            unit: scream_sim::link::RateUnit::Mbps,
-            end: scream_sim::link::TraceEnd::Loop,
+            unit: scream_sim::netmodel::RateUnit::Mbps,
+            end: scream_sim::netmodel::TraceEnd::Loop,
         },
         1500,
     )
@@ -184,7 +190,7 @@ fn delivered_bytes_follow_a_mahimahi_trace() {
             .samples
             .iter()
             .filter(|x| x.t_s > sec as f64 - 1.0 + 1e-9 && x.t_s <= sec as f64 + 1e-9)
-            .map(|x| x.acked_mbps * 0.02)
+            .map(|x| x.rx_mbps * 0.02)
             .sum();
         let want = cap.deliverable_bytes(
             scream::Instant::from_millis((sec - 1) * 1000),
@@ -247,11 +253,11 @@ fn relative_trace_paths_resolve_against_the_base_dir() {
 #[test]
 fn invalid_scenarios_are_rejected_before_running() {
     let mut s = noisy_scenario();
-    s.flows[0].start_bitrate_mbps = 0.01;
-    let e = run(&s, 1, None).unwrap_err();
+    s.flows[0].start_bitrate_mbps = 0.0;
+    let e = run(&s, 1, None).map(|_| ()).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "invalid scenario: flows[0].start_bitrate_mbps must be >= min_bitrate_mbps"
+        "invalid scenario: flows[0].start_bitrate_mbps must be a finite number > 0 (is 0)"
     );
 }
 

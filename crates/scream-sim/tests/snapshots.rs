@@ -42,10 +42,15 @@ fn ms(d: &Distribution) -> String {
 fn render(s: &Summary) -> String {
     let mut out = String::new();
     for l in &s.links {
+        if l.capacity_mean_mbps.is_infinite() {
+            let _ = writeln!(out, "link {} {}: unlimited", l.name, l.direction);
+            continue;
+        }
         let _ = writeln!(
             out,
-            "link {}: capacity {:.0} kbit/s, utilisation {:.0} %",
+            "link {} {}: capacity {:.0} kbit/s, utilisation {:.0} %",
             l.name,
+            l.direction,
             l.capacity_mean_mbps * 1000.0,
             l.utilization * 100.0
         );
@@ -73,6 +78,11 @@ fn render(s: &Summary) -> String {
         let _ = writeln!(out, "  frame delay ms {}", ms(&f.frame_delay_ms));
         let _ = writeln!(
             out,
+            "  frames delivered/lost/discarded {}/{}/{}",
+            f.frames.delivered, f.frames.lost, f.frames.discarded
+        );
+        let _ = writeln!(
+            out,
             "  loss {:.1} permille, CE {:.1} permille",
             f.loss_ratio * 1000.0,
             f.ce_ratio * 1000.0
@@ -82,6 +92,17 @@ fn render(s: &Summary) -> String {
             "  ref window mean {:.0} B, bytes in flight mean {:.0} B",
             f.ref_window_bytes.mean, f.bytes_in_flight.mean
         );
+        if f.streams.len() > 1 {
+            for st in &f.streams {
+                let _ = writeln!(
+                    out,
+                    "  stream {}: throughput {:.0} kbit/s, target mean {:.0} kbit/s",
+                    st.name,
+                    st.throughput_mbps * 1000.0,
+                    st.target_bitrate_mbps.mean * 1000.0
+                );
+            }
+        }
         if let Some(w) = &f.window {
             let _ = writeln!(
                 out,

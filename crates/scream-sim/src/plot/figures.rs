@@ -22,44 +22,66 @@ const PALETTE: [RGBColor; 7] = [
 ];
 const CAPACITY_COLOR: RGBColor = RGBColor(0, 0, 0);
 
-/// Reads one plotted quantity from a sample.
-type Column = fn(&Sample) -> f64;
+/// Reads one plotted quantity from a sample (`None`: no point there).
+type Column = fn(&Sample) -> Option<f64>;
 
-/// Samples split by flow.
+/// One stream's rows, with the labels it goes by.
+struct Series<'a> {
+    /// `flow` for a single-stream flow, `flow/stream` otherwise.
+    stream_label: String,
+    flow_label: String,
+    /// Whether it is its flow's first stream, whose rows speak for the flow.
+    first_of_flow: bool,
+    rows: Vec<&'a Sample>,
+}
+
+/// Whose quantity a column is: each stream's own, or its flow's (repeated in every
+/// stream's row, so drawn once per flow).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    Stream,
+    Flow,
+}
+
+/// Samples split by stream.
 pub(super) struct Data<'a> {
     scenario: &'a str,
-    flows: Vec<(String, Vec<&'a Sample>)>,
+    series: Vec<Series<'a>>,
     x_max_s: f64,
 }
 
 impl<'a> Data<'a> {
     pub(super) fn new(input: &PlotInput<'a>) -> Self {
-        let count = input
-            .samples
-            .iter()
-            .map(|s| s.flow + 1)
-            .max()
-            .unwrap_or(0)
-            .max(input.flow_names.len());
-        let mut flows: Vec<(String, Vec<&Sample>)> = (0..count)
-            .map(|i| {
-                let name = input
-                    .flow_names
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| format!("flow {i}"));
-                (name, Vec::new())
-            })
-            .collect();
+        let mut series: Vec<(u32, Series<'a>)> = Vec::new();
         for s in input.samples {
-            if let Some((_, rows)) = flows.get_mut(s.flow) {
-                rows.push(s);
+            match series.iter_mut().find(|(g, _)| *g == s.stream_index) {
+                Some((_, x)) => x.rows.push(s),
+                None => {
+                    let first_of_flow = !series
+                        .iter()
+                        .any(|(_, x)| x.rows[0].flow_index == s.flow_index);
+                    let stream_label = if s.stream == s.flow {
+                        s.flow.to_string()
+                    } else {
+                        format!("{}/{}", s.flow, s.stream)
+                    };
+                    series.push((
+                        s.stream_index,
+                        Series {
+                            stream_label,
+                            flow_label: s.flow.to_string(),
+                            first_of_flow,
+                            rows: vec![s],
+                        },
+                    ));
+                }
             }
         }
+        series.sort_by_key(|(g, _)| *g);
         let x_max_s = input.samples.iter().map(|s| s.t_s).fold(0.0, f64::max);
         Self {
             scenario: input.scenario_name,
-            flows,
+            series: series.into_iter().map(|(_, x)| x).collect(),
             x_max_s,
         }
     }
@@ -73,15 +95,29 @@ impl<'a> Data<'a> {
         }
     }
 
-    /// One line per flow per series kind, each in its own colour; the first kind (the
-    /// headline series) is drawn thicker. Past the palette, lines repeat its colours
-    /// dashed.
-    fn per_flow(&self, kinds: &[(&str, Column)]) -> Vec<Line> {
-        let several = self.flows.len() > 1;
-        let mut lines = Vec::new();
-        for (name, rows) in &self.flows {
+    /// Appends one line per stream (or per flow) per series kind, each in its own
+    /// colour; the first kind (the headline series) is drawn thicker. Past the palette,
+    /// lines repeat its colours dashed.
+    fn add(&self, lines: &mut Vec<Line>, scope: Scope, kinds: &[(&str, Column)]) {
+        let chosen: Vec<(&str, &[&Sample])> = self
+            .series
+            .iter()
+            .filter(|x| scope == Scope::Stream || x.first_of_flow)
+            .map(|x| {
+                let label = match scope {
+                    Scope::Stream => &x.stream_label,
+                    Scope::Flow => &x.flow_label,
+                };
+                (label.as_str(), x.rows.as_slice())
+            })
+            .collect();
+        let several = chosen.len() > 1;
+        for (name, rows) in chosen {
             for (k, (kind, value)) in kinds.iter().enumerate() {
-                let points: Vec<(f64, f64)> = rows.iter().map(|s| (s.t_s, value(s))).collect();
+                let points: Vec<(f64, f64)> = rows
+                    .iter()
+                    .filter_map(|s| value(s).map(|v| (s.t_s, v)))
+                    .collect();
                 let n = lines.len();
                 let stroke = if n >= PALETTE.len() {
                     Stroke::Dashed
@@ -100,46 +136,73 @@ impl<'a> Data<'a> {
                 });
             }
         }
-        lines
     }
 
     fn throughput(&self) -> Figure {
         let mut lines = Vec::new();
-        if let Some((_, rows)) = self.flows.first() {
-            let points: Vec<(f64, f64)> = rows.iter().map(|s| (s.t_s, s.capacity_mbps)).collect();
+        if let Some(first) = self.series.first() {
+            let points: Vec<(f64, f64)> = first
+                .rows
+                .iter()
+                .filter(|s| s.capacity_mbps.is_finite())
+                .map(|s| (s.t_s, s.capacity_mbps))
+                .collect();
             lines.push(Line {
-                label: "link capacity".to_owned(),
+                label: "bottleneck capacity".to_owned(),
                 points: min_max(&points, MAX_POINTS),
                 color: CAPACITY_COLOR,
                 stroke: Stroke::Solid(2),
             });
         }
-        lines.extend(self.per_flow(&[
-            ("throughput (acked)", |s| s.acked_mbps),
-            ("target bitrate", |s| s.target_mbps),
-        ]));
+        self.add(
+            &mut lines,
+            Scope::Stream,
+            &[
+                // The sender's acknowledged rate; a flow without feedback (cbr) has
+                // none, and its received rate stands in.
+                ("throughput", |s| s.acked_mbps.or(Some(s.rx_mbps))),
+                ("target bitrate", |s| s.target_mbps),
+            ],
+        );
         self.figure("throughput", "rate (Mbit/s)", lines)
     }
 
     fn delay(&self) -> Figure {
-        let lines = self.per_flow(&[
-            ("bottleneck sojourn", |s| s.sojourn_ms),
-            ("estimated queue delay", |s| s.est_queue_delay_ms),
-            ("RTP queue delay", |s| s.rtp_queue_delay_ms),
-        ]);
+        let mut lines = Vec::new();
+        self.add(
+            &mut lines,
+            Scope::Stream,
+            &[
+                ("path queue delay", |s| s.sojourn_ms),
+                ("RTP queue delay", |s| s.rtp_queue_delay_ms),
+            ],
+        );
+        self.add(
+            &mut lines,
+            Scope::Flow,
+            &[("estimated queue delay", |s| s.est_queue_delay_ms)],
+        );
         self.figure("queue delay", "delay (ms)", lines)
     }
 
     fn window(&self) -> Figure {
-        let lines = self.per_flow(&[
-            ("reference window", |s| s.ref_window_bytes / 1000.0),
-            ("bytes in flight", |s| s.bytes_in_flight / 1000.0),
-        ]);
+        let mut lines = Vec::new();
+        self.add(
+            &mut lines,
+            Scope::Flow,
+            &[
+                ("reference window", |s| {
+                    s.ref_window_bytes.map(|b| b / 1000.0)
+                }),
+                ("bytes in flight", |s| s.bytes_in_flight.map(|b| b / 1000.0)),
+            ],
+        );
         self.figure("reference window", "size (kB)", lines)
     }
 
     fn rtt(&self) -> Figure {
-        let lines = self.per_flow(&[("smoothed RTT", |s| s.srtt_ms)]);
+        let mut lines = Vec::new();
+        self.add(&mut lines, Scope::Flow, &[("smoothed RTT", |s| s.srtt_ms)]);
         self.figure("smoothed RTT", "sRTT (ms)", lines)
     }
 }

@@ -49,8 +49,6 @@ pub enum PlotError {
 pub struct PlotInput<'a> {
     /// Scenario name, shown in every title.
     pub scenario_name: &'a str,
-    /// Flow names, indexed by `Sample::flow`.
-    pub flow_names: &'a [String],
     /// Samples of all flows, in time order.
     pub samples: &'a [Sample],
 }

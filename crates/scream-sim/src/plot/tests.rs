@@ -2,7 +2,9 @@ use super::*;
 
 /// A plausible single-flow run: capacity steps 20 -> 10 -> 20 Mbit/s, the target follows
 /// with a lag, delay spikes after the drop.
-pub(super) fn synthetic_samples(flows: usize, duration_s: f64) -> Vec<Sample> {
+pub(super) fn synthetic_samples(names: &[&str], duration_s: f64) -> Vec<Sample> {
+    let flows = names.len();
+    let names: Vec<std::sync::Arc<str>> = names.iter().map(|n| (*n).into()).collect();
     let mut samples = Vec::new();
     let steps = (duration_s / 0.02) as usize;
     for i in 0..steps {
@@ -12,7 +14,7 @@ pub(super) fn synthetic_samples(flows: usize, duration_s: f64) -> Vec<Sample> {
         } else {
             20.0
         };
-        for flow in 0..flows {
+        for (flow, name) in names.iter().enumerate() {
             let share = capacity / flows as f64;
             let wobble = (t * 3.0 + flow as f64).sin();
             let target = (share * 0.9 + wobble * 0.5).min(1.0 + t * 5.0);
@@ -24,19 +26,25 @@ pub(super) fn synthetic_samples(flows: usize, duration_s: f64) -> Vec<Sample> {
             };
             samples.push(Sample {
                 t_s: t,
-                flow,
-                target_mbps: target,
+                flow: name.clone(),
+                stream: name.clone(),
+                flow_index: flow as u32,
+                stream_index: flow as u32,
+                target_mbps: Some(target),
                 tx_mbps: target * 1.02,
-                acked_mbps: (target * 0.98 + wobble * 0.3).max(0.0),
-                ref_window_bytes: 12_000.0 + 3000.0 * wobble,
-                bytes_in_flight: 9_000.0 + 2500.0 * (t * 7.0).sin(),
-                srtt_ms: 4.0 + spike + 0.5 * wobble.abs(),
-                est_queue_delay_ms: spike * 0.9 + 0.3 * wobble.abs(),
-                sojourn_ms: spike + 2.0 * wobble.abs(),
-                rtp_queue_delay_ms: spike * 0.2,
-                frame_size_bytes: target * 1e6 / 8.0 / 50.0,
-                ce_count: i as u64 / 10,
-                loss_count: 0,
+                rx_mbps: (target * 0.98 + wobble * 0.3).max(0.0),
+                acked_mbps: Some((target * 0.98 + wobble * 0.3).max(0.0)),
+                ref_window_bytes: Some(12_000.0 + 3000.0 * wobble),
+                bytes_in_flight: Some(9_000.0 + 2500.0 * (t * 7.0).sin()),
+                srtt_ms: Some(4.0 + spike + 0.5 * wobble.abs()),
+                est_queue_delay_ms: Some(spike * 0.9 + 0.3 * wobble.abs()),
+                sojourn_ms: Some(spike + 2.0 * wobble.abs()),
+                rtp_queue_delay_ms: Some(spike * 0.2),
+                frame_size_bytes: Some(target * 1e6 / 8.0 / 50.0),
+                ce_packets: 1,
+                ce_packets_total: i as u64,
+                lost_packets: 0,
+                lost_packets_total: 0,
                 capacity_mbps: capacity,
             });
         }
@@ -52,11 +60,9 @@ fn scratch_dir(tag: &str) -> PathBuf {
 
 #[test]
 fn every_plot_is_written_as_png_and_svg_with_title_and_axis_units() {
-    let samples = synthetic_samples(1, 100.0);
-    let names = vec!["video".to_owned()];
+    let samples = synthetic_samples(&["video"], 100.0);
     let input = PlotInput {
         scenario_name: "paper-step",
-        flow_names: &names,
         samples: &samples,
     };
     let dir = scratch_dir("single");
@@ -70,22 +76,20 @@ fn every_plot_is_written_as_png_and_svg_with_title_and_axis_units() {
         assert!(svg.contains("time (s)"), "{name}.svg labels the time axis");
     }
     let svg = std::fs::read_to_string(dir.join("throughput.svg")).expect("written");
-    assert!(svg.contains("Mbit/s") && svg.contains("link capacity"));
+    assert!(svg.contains("Mbit/s") && svg.contains("bottleneck capacity"));
 }
 
 #[test]
 fn several_flows_get_their_names_in_the_legend() {
-    let samples = synthetic_samples(2, 30.0);
-    let names = vec!["video-1".to_owned(), "video-2".to_owned()];
+    let samples = synthetic_samples(&["video-1", "video-2"], 30.0);
     let input = PlotInput {
         scenario_name: "two-flows",
-        flow_names: &names,
         samples: &samples,
     };
     let dir = scratch_dir("two");
     write_plots(&input, &dir).expect("plots render");
     let svg = std::fs::read_to_string(dir.join("delay.svg")).expect("written");
-    assert!(svg.contains("video-1: bottleneck sojourn"));
+    assert!(svg.contains("video-1: path queue delay"));
     assert!(svg.contains("video-2: RTP queue delay"));
 }
 
@@ -93,10 +97,35 @@ fn several_flows_get_their_names_in_the_legend() {
 fn an_empty_run_still_renders() {
     let input = PlotInput {
         scenario_name: "empty",
-        flow_names: &[],
         samples: &[],
     };
     let dir = scratch_dir("empty");
     write_plots(&input, &dir).expect("empty plots render");
     assert!(dir.join("rtt.png").is_file());
+}
+
+#[test]
+fn flow_quantities_are_drawn_once_per_flow_and_stream_quantities_per_stream() {
+    let mut samples = synthetic_samples(&["video"], 10.0);
+    let mut second = samples.clone();
+    for s in &mut samples {
+        s.stream = "high".into();
+    }
+    for s in &mut second {
+        s.stream = "low".into();
+        s.stream_index = 1;
+        s.target_mbps = s.target_mbps.map(|t| t / 2.0);
+    }
+    samples.extend(second);
+    let input = PlotInput {
+        scenario_name: "two-streams",
+        samples: &samples,
+    };
+    let dir = scratch_dir("streams");
+    write_plots(&input, &dir).expect("plots render");
+    let window = std::fs::read_to_string(dir.join("window.svg")).expect("written");
+    assert!(window.contains("reference window") && !window.contains("video/"));
+    let throughput = std::fs::read_to_string(dir.join("throughput.svg")).expect("written");
+    assert!(throughput.contains("video/high: target bitrate"));
+    assert!(throughput.contains("video/low: target bitrate"));
 }

@@ -34,6 +34,9 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!("lte"),
     builtin!("l4s-dualpi2-50mbps"),
     builtin!("two-flows"),
+    builtin!("two-streams"),
+    builtin!("eight-l4s-flows"),
+    builtin!("feedback-blackout"),
 ];
 
 /// The built-in scenario called `name`.

@@ -2,7 +2,7 @@
 //! keys are errors except inside `[flows.params]`. Times carry `_s`/`_ms` suffixes,
 //! rates `_mbps`/`_kbps`.
 
-use crate::link::{RateUnit, TraceEnd, TraceFormat};
+use scream_netmodel::{RateUnit, TraceEnd, TraceFormat};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -83,6 +83,31 @@ impl Scenario {
         }
     }
 
+    /// The name of link `i`: its `name`, or "bottleneck" for an unnamed `[link]`.
+    pub fn link_name(&self, i: usize) -> String {
+        match self.link_configs().get(i) {
+            Some(l) if !l.name.is_empty() => l.name.clone(),
+            _ if self.link.is_some() => "bottleneck".to_owned(),
+            _ => format!("link{i}"),
+        }
+    }
+
+    /// Whether anything in the scenario draws random numbers, i.e. whether the seed
+    /// can change the outcome.
+    pub fn has_random_element(&self) -> bool {
+        let links = self
+            .link_configs()
+            .iter()
+            .any(|l| l.has_random_element() || l.reverse_config().has_random_element());
+        let phases = self.flows.iter().any(|f| {
+            f.algorithm != Algorithm::Cbr
+                && f.effective_streams("")
+                    .iter()
+                    .any(|s| s.source.phase_ms.is_none())
+        });
+        links || phases
+    }
+
     /// The name of flow `i` (`flow<i>` when unnamed).
     pub fn flow_name(&self, i: usize) -> String {
         match self.flows.get(i) {
@@ -92,18 +117,25 @@ impl Scenario {
     }
 }
 
-/// A link (both directions).
+/// A link. The keys describe its forward direction; `reverse` describes the way back
+/// with the same keys (except `name` and `reverse`), defaulting to an unlimited,
+/// loss-free direction with the forward propagation delay.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LinkConfig {
-    /// Name flows use in `path`. Default "bottleneck".
+    /// Name flows use in `path`. Default "bottleneck" for `[link]`; required for each
+    /// of `[[links]]`; not allowed in a `reverse` table.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub name: String,
-    /// Constant capacity, or the capacity before the first step, Mbit/s. Default 10.
-    pub capacity_mbps: f64,
-    /// `[from_s, mbps]` steps, in increasing time.
+    /// Constant capacity, or the capacity before the first step, Mbit/s; `inf` =
+    /// unlimited. Default 10 forward, unlimited reverse.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capacity_mbps: Option<f64>,
+    /// `[from_s, mbps]` steps, in increasing time; 0 Mbit/s is an outage.
     pub capacity_steps: Vec<[f64; 2]>,
     /// Capacity trace file (relative to the scenario's directory, or absolute);
     /// overrides the constant and steps.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<String>,
     /// Trace format. Default auto.
     pub trace_format: TraceFormat,
@@ -117,29 +149,41 @@ pub struct LinkConfig {
     pub trace_end: TraceEnd,
     /// Bytes per mahimahi delivery opportunity. Default 1500.
     pub mahimahi_packet_bytes: u32,
-    /// Forward propagation delay, ms. Default 25.
-    pub one_way_delay_ms: f64,
-    /// Return propagation delay, ms. Default: `one_way_delay_ms`.
-    pub return_delay_ms: Option<f64>,
-    /// Return path capacity, Mbit/s; 0 = unlimited. Default 0.
-    pub return_capacity_mbps: f64,
+    /// Propagation delay, ms. Default 25 forward; the forward delay reverse.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub one_way_delay_ms: Option<f64>,
     /// Jitter standard deviation, ms (RFC 8868 truncated Gaussian). Default 0.
     pub jitter_ms: f64,
     /// Jitter truncation bound, ms. Default 3 x `jitter_ms`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub jitter_max_ms: Option<f64>,
     /// Whether jitter keeps packet order. Default true.
     pub jitter_keep_order: bool,
-    /// Random loss probability per forward packet. Default 0.
+    /// Loss probability per packet after the serializer. Default 0.
     pub loss: f64,
-    /// The queue at the link's input.
+    /// `[from_s, probability]` steps of the loss probability, in increasing time; 1 is
+    /// a dead path (a blackout).
+    pub loss_steps: Vec<[f64; 2]>,
+    /// Mean length of a loss burst, packets: 1 = independent losses; above 1, losses
+    /// come in bursts (Gilbert model) at the same mean probability. Default 1.
+    pub loss_burst_packets: f64,
+    /// The queue at the input.
     pub queue: QueueConfig,
+    /// The reverse direction (from the far end back).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reverse: Option<Box<LinkConfig>>,
 }
+
+/// Forward capacity when none is given, Mbit/s.
+pub const DEFAULT_CAPACITY_MBPS: f64 = 10.0;
+/// Forward propagation delay when none is given, ms.
+pub const DEFAULT_ONE_WAY_DELAY_MS: f64 = 25.0;
 
 impl Default for LinkConfig {
     fn default() -> Self {
         Self {
-            name: "bottleneck".to_owned(),
-            capacity_mbps: 10.0,
+            name: String::new(),
+            capacity_mbps: None,
             capacity_steps: Vec::new(),
             trace: None,
             trace_format: TraceFormat::Auto,
@@ -148,27 +192,42 @@ impl Default for LinkConfig {
             trace_rate_unit: RateUnit::Mbps,
             trace_end: TraceEnd::Loop,
             mahimahi_packet_bytes: 1500,
-            one_way_delay_ms: 25.0,
-            return_delay_ms: None,
-            return_capacity_mbps: 0.0,
+            one_way_delay_ms: None,
             jitter_ms: 0.0,
             jitter_max_ms: None,
             jitter_keep_order: true,
             loss: 0.0,
+            loss_steps: Vec::new(),
+            loss_burst_packets: 1.0,
             queue: QueueConfig::default(),
+            reverse: None,
         }
     }
 }
 
 impl LinkConfig {
-    /// The return delay in ms (defaults to the forward delay).
-    pub fn effective_return_delay_ms(&self) -> f64 {
-        self.return_delay_ms.unwrap_or(self.one_way_delay_ms)
+    /// The forward propagation delay in ms.
+    pub fn forward_delay_ms(&self) -> f64 {
+        self.one_way_delay_ms.unwrap_or(DEFAULT_ONE_WAY_DELAY_MS)
+    }
+
+    /// The reverse direction as configured, or the default one.
+    pub fn reverse_config(&self) -> LinkConfig {
+        self.reverse.as_deref().cloned().unwrap_or_default()
     }
 
     /// The jitter bound in ms (defaults to 3 standard deviations).
     pub fn effective_jitter_max_ms(&self) -> f64 {
         self.jitter_max_ms.unwrap_or(3.0 * self.jitter_ms)
+    }
+
+    /// Whether any random element acts on this direction: jitter, loss, or an AQM that
+    /// draws random numbers.
+    pub fn has_random_element(&self) -> bool {
+        self.jitter_ms > 0.0
+            || self.loss > 0.0
+            || self.loss_steps.iter().any(|[_, p]| *p > 0.0)
+            || matches!(self.queue.kind, QueueKind::L4sRamp | QueueKind::DualPi2)
     }
 }
 
@@ -254,9 +313,11 @@ pub enum Algorithm {
     /// SCReAM V2 (the `scream` crate's sender and receiver).
     #[default]
     ScreamV2,
-    /// No congestion control: every frame is sent at once as MSS-sized packets at the
-    /// source's start bitrate; no feedback. A calibration and cross-traffic source.
-    FixedRate,
+    /// No congestion control: packets of `mss_bytes` plus the RTP header, evenly paced
+    /// at each stream's start bitrate; no feedback, no frames. A calibration and
+    /// cross-traffic source. `fixed-rate` is an older name for it.
+    #[serde(alias = "fixed-rate")]
+    Cbr,
 }
 
 impl Algorithm {
@@ -264,7 +325,7 @@ impl Algorithm {
     pub fn name(self) -> &'static str {
         match self {
             Self::ScreamV2 => "scream-v2",
-            Self::FixedRate => "fixed-rate",
+            Self::Cbr => "cbr",
         }
     }
 }
@@ -282,7 +343,20 @@ pub enum EcnSetting {
     L4s,
 }
 
-/// One media flow.
+/// Which way a flow's media travels over its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// Over the forward directions of the path's links, in path order; feedback returns
+    /// over their reverse directions.
+    #[default]
+    Forward,
+    /// Over the reverse directions, from the last link of the path to the first;
+    /// feedback returns over the forward directions (media both ways, RFC 8867 §5.3).
+    Reverse,
+}
+
+/// One flow: a sender with one or more streams, a receiver, and the way between them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FlowConfig {
@@ -290,49 +364,123 @@ pub struct FlowConfig {
     pub name: String,
     /// Controller. Default scream-v2.
     pub algorithm: Algorithm,
-    /// ECN use. Default none.
+    /// ECN use of the media. Default none.
     pub ecn: EcnSetting,
-    /// Stream priority. Default 1.
-    pub priority: f64,
+    /// ECN codepoint of the feedback packets. Default none.
+    pub feedback_ecn: EcnSetting,
     /// Start time, s. Default 0.
     pub start_s: f64,
     /// Stop time, s; 0 = until the end. Default 0.
     pub stop_s: f64,
     /// Links crossed in order; empty = all links in declaration order.
     pub path: Vec<String>,
-    /// Lowest target bitrate, Mbit/s. Default 0.1.
+    /// Which way the media goes over the path. Default forward.
+    pub direction: Direction,
+    /// Stream priority (single-stream flows). Default 1.
+    pub priority: f64,
+    /// Lowest target bitrate, Mbit/s (single-stream flows). Default 0.1.
     pub min_bitrate_mbps: f64,
-    /// Target before feedback, Mbit/s. Default 1.
+    /// Target before feedback, Mbit/s (single-stream flows); the sending rate of `cbr`.
+    /// Default 1.
     pub start_bitrate_mbps: f64,
-    /// Highest target bitrate, Mbit/s. Default 20.
+    /// Highest target bitrate, Mbit/s (single-stream flows). Default 20.
     pub max_bitrate_mbps: f64,
     /// Receiver: report after this many packets. Default 16.
     pub packets_per_report: u32,
     /// Receiver: report at least this often while packets arrive, ms. Default 40.
     pub max_report_interval_ms: f64,
-    /// The media source.
+    /// The media source (single-stream flows).
     pub source: SourceConfig,
+    /// Several streams sharing the flow's sender; when given, the flow-level stream
+    /// keys (`priority`, bitrates, `source`) must be left at their defaults.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub streams: Vec<StreamConfig>,
     /// `SenderConfig` fields by name (Duration in seconds, Bitrate in bit/s).
     pub params: BTreeMap<String, f64>,
 }
 
 impl Default for FlowConfig {
     fn default() -> Self {
+        let stream = StreamConfig::default();
         Self {
             name: String::new(),
             algorithm: Algorithm::ScreamV2,
             ecn: EcnSetting::None,
-            priority: 1.0,
+            feedback_ecn: EcnSetting::None,
             start_s: 0.0,
             stop_s: 0.0,
             path: Vec::new(),
+            direction: Direction::Forward,
+            priority: stream.priority,
+            min_bitrate_mbps: stream.min_bitrate_mbps,
+            start_bitrate_mbps: stream.start_bitrate_mbps,
+            max_bitrate_mbps: stream.max_bitrate_mbps,
+            packets_per_report: 16,
+            max_report_interval_ms: 40.0,
+            source: stream.source,
+            streams: Vec::new(),
+            params: BTreeMap::new(),
+        }
+    }
+}
+
+impl FlowConfig {
+    /// The flow's streams: `streams` if given, else one stream named after the flow
+    /// (`flow_name`) made of the flow-level keys.
+    pub fn effective_streams(&self, flow_name: &str) -> Vec<StreamConfig> {
+        if !self.streams.is_empty() {
+            return self
+                .streams
+                .iter()
+                .enumerate()
+                .map(|(j, s)| StreamConfig {
+                    name: if s.name.is_empty() {
+                        format!("stream{j}")
+                    } else {
+                        s.name.clone()
+                    },
+                    ..s.clone()
+                })
+                .collect();
+        }
+        vec![StreamConfig {
+            name: flow_name.to_owned(),
+            priority: self.priority,
+            min_bitrate_mbps: self.min_bitrate_mbps,
+            start_bitrate_mbps: self.start_bitrate_mbps,
+            max_bitrate_mbps: self.max_bitrate_mbps,
+            source: self.source.clone(),
+        }]
+    }
+}
+
+/// One media stream of a flow.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StreamConfig {
+    /// Name (default `stream<j>`).
+    pub name: String,
+    /// Share of the flow's rate relative to the other streams. Default 1.
+    pub priority: f64,
+    /// Lowest target bitrate, Mbit/s. Default 0.1.
+    pub min_bitrate_mbps: f64,
+    /// Target before feedback, Mbit/s. Default 1.
+    pub start_bitrate_mbps: f64,
+    /// Highest target bitrate, Mbit/s. Default 20.
+    pub max_bitrate_mbps: f64,
+    /// The media source.
+    pub source: SourceConfig,
+}
+
+impl Default for StreamConfig {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            priority: 1.0,
             min_bitrate_mbps: 0.1,
             start_bitrate_mbps: 1.0,
             max_bitrate_mbps: 20.0,
-            packets_per_report: 16,
-            max_report_interval_ms: 40.0,
             source: SourceConfig::default(),
-            params: BTreeMap::new(),
         }
     }
 }
@@ -367,6 +515,12 @@ pub struct SourceConfig {
     pub audio_bitrate_kbps: f64,
     /// Audio packet interval, ms. Default 20.
     pub audio_packet_interval_ms: f64,
+    /// Offset of the first frame (or audio packet) after the flow starts, ms. Default:
+    /// drawn uniformly within one frame period from the stream's own random stream, so
+    /// that flows are not phase-locked as real encoders are not; 0 aligns the frame
+    /// clock with the start time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase_ms: Option<f64>,
 }
 
 impl Default for SourceConfig {
@@ -378,6 +532,7 @@ impl Default for SourceConfig {
             sluggishness_s: 0.0,
             audio_bitrate_kbps: 64.0,
             audio_packet_interval_ms: 20.0,
+            phase_ms: None,
         }
     }
 }

@@ -1,6 +1,9 @@
 //! Range and consistency checks of a [`Scenario`], with errors naming the dotted key.
 
-use super::model::{LinkConfig, QueueConfig, Scenario, SourceConfig, SourceKind};
+use super::model::{
+    Algorithm, FlowConfig, LinkConfig, QueueConfig, Scenario, SourceConfig, SourceKind,
+    StreamConfig,
+};
 use std::collections::BTreeSet;
 
 /// A scenario value out of range; displays as `<key> <reason>`, e.g.
@@ -39,11 +42,38 @@ fn positive(key: &str, v: f64) -> Check {
     }
 }
 
+/// Longest simulated time a scenario may ask for, s (about 11.6 days): beyond it a run
+/// would take days of CPU, and its time series would not fit in memory.
+pub const MAX_DURATION_S: f64 = 1e6;
+/// Most time-series rows a run may produce (flow streams x samples). The rows are kept
+/// for the plots; at about 200 bytes each this bounds them to about 2 GB.
+pub const MAX_SAMPLE_ROWS: f64 = 1e7;
+
 impl Scenario {
     /// Checks every value; the first problem found is returned.
     pub fn validate(&self) -> Check {
         positive("duration_s", self.duration_s)?;
+        if self.duration_s > MAX_DURATION_S {
+            return fail(
+                "duration_s",
+                format!(
+                    "must be at most {MAX_DURATION_S:e} s (is {})",
+                    self.duration_s
+                ),
+            );
+        }
         positive("sample_interval_ms", self.sample_interval_ms)?;
+        let streams: usize = self.flows.iter().map(|f| f.streams.len().max(1)).sum();
+        let rows = self.duration_s * 1e3 / self.sample_interval_ms * streams as f64;
+        if rows > MAX_SAMPLE_ROWS {
+            return fail(
+                "sample_interval_ms",
+                format!(
+                    "gives {rows:.3e} time-series rows for duration_s and the flows' streams; \
+                     at most {MAX_SAMPLE_ROWS:e} are kept: use a longer interval"
+                ),
+            );
+        }
         if let Some([from, to]) = self.report_window_s {
             non_negative("report_window_s", from)?;
             if to.partial_cmp(&from) != Some(core::cmp::Ordering::Greater) {
@@ -63,11 +93,31 @@ impl Scenario {
         let mut names = BTreeSet::new();
         for (i, l) in links.iter().enumerate() {
             let key = self.link_key(i);
+            if self.link.is_none() && l.name.is_empty() {
+                return fail(format!("{key}.name"), "must name each of [[links]]");
+            }
             validate_link(&key, l)?;
-            if !names.insert(l.name.as_str()) {
+            if let Some(r) = &l.reverse {
+                let rkey = format!("{key}.reverse");
+                if !r.name.is_empty() {
+                    return fail(
+                        format!("{rkey}.name"),
+                        "is not allowed: a reverse direction has its link's name",
+                    );
+                }
+                if r.reverse.is_some() {
+                    return fail(
+                        format!("{rkey}.reverse"),
+                        "is not allowed: a reverse direction has no reverse",
+                    );
+                }
+                validate_link(&rkey, r)?;
+            }
+            let name = self.link_name(i);
+            if !names.insert(name.clone()) {
                 return fail(
                     format!("{key}.name"),
-                    format!("`{}` is used by two links", l.name),
+                    format!("`{name}` is used by two links"),
                 );
             }
         }
@@ -80,10 +130,9 @@ impl Scenario {
             if !flow_names.insert(self.flow_name(i)) {
                 return fail(
                     format!("{key}.name"),
-                    format!("`{}` is used by two flows", f.name),
+                    format!("`{}` is used by two flows", self.flow_name(i)),
                 );
             }
-            positive(&format!("{key}.priority"), f.priority)?;
             non_negative(&format!("{key}.start_s"), f.start_s)?;
             non_negative(&format!("{key}.stop_s"), f.stop_s)?;
             if f.stop_s > 0.0 && f.stop_s <= f.start_s {
@@ -103,19 +152,7 @@ impl Scenario {
             if f.path.len() > usize::from(u8::MAX) {
                 return fail(format!("{key}.path"), "is longer than 255 links");
             }
-            positive(&format!("{key}.min_bitrate_mbps"), f.min_bitrate_mbps)?;
-            if f.start_bitrate_mbps < f.min_bitrate_mbps || f.start_bitrate_mbps.is_nan() {
-                return fail(
-                    format!("{key}.start_bitrate_mbps"),
-                    "must be >= min_bitrate_mbps",
-                );
-            }
-            if f.max_bitrate_mbps < f.start_bitrate_mbps || !f.max_bitrate_mbps.is_finite() {
-                return fail(
-                    format!("{key}.max_bitrate_mbps"),
-                    "must be finite and >= start_bitrate_mbps",
-                );
-            }
+            validate_streams(&key, f)?;
             if f.packets_per_report == 0 {
                 return fail(format!("{key}.packets_per_report"), "must be >= 1");
             }
@@ -123,7 +160,6 @@ impl Scenario {
                 &format!("{key}.max_report_interval_ms"),
                 f.max_report_interval_ms,
             )?;
-            validate_source(&format!("{key}.source"), &f.source)?;
             for (name, v) in &f.params {
                 if !v.is_finite() {
                     return fail(format!("{key}.params.{name}"), "must be a finite number");
@@ -134,20 +170,128 @@ impl Scenario {
     }
 }
 
-fn validate_link(key: &str, l: &LinkConfig) -> Check {
-    if l.name.is_empty() {
-        return fail(format!("{key}.name"), "must not be empty");
+/// Most streams one flow may hold (the sender's own limit).
+const MAX_STREAMS: usize = scream::sender::MAX_STREAMS;
+
+fn validate_streams(key: &str, f: &FlowConfig) -> Check {
+    let cbr = f.algorithm == Algorithm::Cbr;
+    if f.streams.is_empty() {
+        return validate_stream(key, &f.effective_streams("")[0], cbr);
     }
-    non_negative(&format!("{key}.capacity_mbps"), l.capacity_mbps)?;
+    let flat = FlowConfig::default();
+    let set_flat = [
+        ("priority", f.priority != flat.priority),
+        (
+            "min_bitrate_mbps",
+            f.min_bitrate_mbps != flat.min_bitrate_mbps,
+        ),
+        (
+            "start_bitrate_mbps",
+            f.start_bitrate_mbps != flat.start_bitrate_mbps,
+        ),
+        (
+            "max_bitrate_mbps",
+            f.max_bitrate_mbps != flat.max_bitrate_mbps,
+        ),
+        ("source", f.source != flat.source),
+    ];
+    if let Some((name, _)) = set_flat.iter().find(|(_, set)| *set) {
+        return fail(
+            format!("{key}.{name}"),
+            "cannot be set on a flow with [[flows.streams]]: set it on each stream",
+        );
+    }
+    if f.streams.len() > MAX_STREAMS {
+        return fail(
+            format!("{key}.streams"),
+            format!("holds more than {MAX_STREAMS} streams"),
+        );
+    }
+    let mut names = BTreeSet::new();
+    for (j, s) in f.effective_streams("").iter().enumerate() {
+        let skey = format!("{key}.streams[{j}]");
+        validate_stream(&skey, s, cbr)?;
+        if !names.insert(s.name.clone()) {
+            return fail(
+                format!("{skey}.name"),
+                format!("`{}` is used by two streams", s.name),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A `cbr` stream sends at its start bitrate and has no source: only that rate matters.
+fn validate_stream(key: &str, s: &StreamConfig, cbr: bool) -> Check {
+    if cbr {
+        return positive(&format!("{key}.start_bitrate_mbps"), s.start_bitrate_mbps);
+    }
+    positive(&format!("{key}.priority"), s.priority)?;
+    positive(&format!("{key}.min_bitrate_mbps"), s.min_bitrate_mbps)?;
+    if s.start_bitrate_mbps < s.min_bitrate_mbps || s.start_bitrate_mbps.is_nan() {
+        return fail(
+            format!("{key}.start_bitrate_mbps"),
+            "must be >= min_bitrate_mbps",
+        );
+    }
+    if s.max_bitrate_mbps < s.start_bitrate_mbps || !s.max_bitrate_mbps.is_finite() {
+        return fail(
+            format!("{key}.max_bitrate_mbps"),
+            "must be finite and >= start_bitrate_mbps",
+        );
+    }
+    validate_source(&format!("{key}.source"), &s.source)
+}
+
+/// `v` is a rate in Mbit/s: >= 0, `inf` meaning unlimited.
+fn rate(key: &str, v: f64) -> Check {
+    if v >= 0.0 {
+        Ok(())
+    } else {
+        fail(
+            key,
+            format!("must be a rate >= 0 Mbit/s, or inf for unlimited (is {v})"),
+        )
+    }
+}
+
+fn probability(key: &str, v: f64) -> Check {
+    if (0.0..=1.0).contains(&v) {
+        Ok(())
+    } else {
+        fail(key, format!("must be a probability in [0, 1] (is {v})"))
+    }
+}
+
+fn validate_link(key: &str, l: &LinkConfig) -> Check {
+    if let Some(c) = l.capacity_mbps {
+        rate(&format!("{key}.capacity_mbps"), c)?;
+    }
     let mut prev = f64::NEG_INFINITY;
     for (i, [from, mbps]) in l.capacity_steps.iter().copied().enumerate() {
         let k = format!("{key}.capacity_steps[{i}]");
         non_negative(&k, from)?;
-        non_negative(&k, mbps)?;
+        rate(&k, mbps)?;
         if from <= prev {
             return fail(k, "steps must be in increasing time order");
         }
         prev = from;
+    }
+    let mut prev = f64::NEG_INFINITY;
+    for (i, [from, p]) in l.loss_steps.iter().copied().enumerate() {
+        let k = format!("{key}.loss_steps[{i}]");
+        non_negative(&k, from)?;
+        probability(&k, p)?;
+        if from <= prev {
+            return fail(k, "steps must be in increasing time order");
+        }
+        prev = from;
+    }
+    if !(l.loss_burst_packets >= 1.0 && l.loss_burst_packets.is_finite()) {
+        return fail(
+            format!("{key}.loss_burst_packets"),
+            format!("must be a finite number >= 1 (is {})", l.loss_burst_packets),
+        );
     }
     if l.trace.as_deref().is_some_and(str::is_empty) {
         return fail(format!("{key}.trace"), "must name a file");
@@ -161,21 +305,14 @@ fn validate_link(key: &str, l: &LinkConfig) -> Check {
     if l.mahimahi_packet_bytes == 0 {
         return fail(format!("{key}.mahimahi_packet_bytes"), "must be >= 1");
     }
-    non_negative(&format!("{key}.one_way_delay_ms"), l.one_way_delay_ms)?;
-    if let Some(d) = l.return_delay_ms {
-        non_negative(&format!("{key}.return_delay_ms"), d)?;
+    if let Some(d) = l.one_way_delay_ms {
+        non_negative(&format!("{key}.one_way_delay_ms"), d)?;
     }
-    non_negative(
-        &format!("{key}.return_capacity_mbps"),
-        l.return_capacity_mbps,
-    )?;
     non_negative(&format!("{key}.jitter_ms"), l.jitter_ms)?;
     if let Some(m) = l.jitter_max_ms {
         non_negative(&format!("{key}.jitter_max_ms"), m)?;
     }
-    if !(0.0..=1.0).contains(&l.loss) {
-        return fail(format!("{key}.loss"), "must be a probability in [0, 1]");
-    }
+    probability(&format!("{key}.loss"), l.loss)?;
     validate_queue(&format!("{key}.queue"), &l.queue)
 }
 
@@ -197,6 +334,9 @@ fn validate_queue(key: &str, q: &QueueConfig) -> Check {
 }
 
 fn validate_source(key: &str, s: &SourceConfig) -> Check {
+    if let Some(p) = s.phase_ms {
+        non_negative(&format!("{key}.phase_ms"), p)?;
+    }
     match s.kind {
         SourceKind::VideoTrace | SourceKind::VideoConstant => {
             if s.kind == SourceKind::VideoTrace && s.trace.is_empty() {
@@ -218,7 +358,7 @@ fn validate_source(key: &str, s: &SourceConfig) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::model::LinkConfig;
+    use crate::scenario::model::{LinkConfig, StreamConfig};
 
     #[test]
     fn default_scenario_is_valid() {
@@ -252,5 +392,112 @@ mod tests {
             ..Scenario::default()
         };
         assert_eq!(s.validate().unwrap_err().key, "links");
+    }
+
+    fn flow_error(f: impl FnOnce(&mut crate::scenario::FlowConfig)) -> ValidationError {
+        let mut s = Scenario::default();
+        f(&mut s.flows[0]);
+        s.validate().unwrap_err()
+    }
+
+    #[test]
+    fn streams_and_flow_level_stream_keys_together_are_rejected() {
+        let e = flow_error(|f| {
+            f.streams = vec![StreamConfig::default()];
+            f.max_bitrate_mbps = 50.0;
+        });
+        assert_eq!(
+            e.to_string(),
+            "flows[0].max_bitrate_mbps cannot be set on a flow with [[flows.streams]]: set it \
+             on each stream"
+        );
+    }
+
+    #[test]
+    fn stream_values_are_checked_under_their_own_key() {
+        let e = flow_error(|f| {
+            f.streams = vec![
+                StreamConfig::default(),
+                StreamConfig {
+                    priority: 0.0,
+                    ..StreamConfig::default()
+                },
+            ];
+        });
+        assert_eq!(e.key, "flows[0].streams[1].priority");
+        let e = flow_error(|f| {
+            f.streams = vec![StreamConfig::default(), StreamConfig::default()];
+            f.streams[1].name = "stream0".into();
+        });
+        assert_eq!(e.key, "flows[0].streams[1].name");
+    }
+
+    #[test]
+    fn a_reverse_direction_has_no_name_and_no_reverse_of_its_own() {
+        let mut s = Scenario::default();
+        let link = s.link.as_mut().unwrap();
+        link.reverse = Some(Box::new(LinkConfig {
+            name: "back".into(),
+            ..LinkConfig::default()
+        }));
+        assert_eq!(s.validate().unwrap_err().key, "link.reverse.name");
+        let link = s.link.as_mut().unwrap();
+        link.reverse = Some(Box::new(LinkConfig {
+            reverse: Some(Box::default()),
+            ..LinkConfig::default()
+        }));
+        assert_eq!(s.validate().unwrap_err().key, "link.reverse.reverse");
+    }
+
+    #[test]
+    fn capacity_may_be_unlimited_but_not_negative_or_nan() {
+        let mut s = Scenario::default();
+        s.link.as_mut().unwrap().capacity_mbps = Some(f64::INFINITY);
+        assert_eq!(s.validate(), Ok(()));
+        for bad in [-1.0, f64::NAN] {
+            s.link.as_mut().unwrap().capacity_mbps = Some(bad);
+            assert_eq!(s.validate().unwrap_err().key, "link.capacity_mbps");
+        }
+    }
+
+    #[test]
+    fn loss_schedules_take_probabilities_in_time_order_and_bursts_of_at_least_one() {
+        let mut s = Scenario::default();
+        s.link.as_mut().unwrap().loss_steps = vec![[1.0, 0.5], [0.5, 0.0]];
+        assert_eq!(s.validate().unwrap_err().key, "link.loss_steps[1]");
+        s.link.as_mut().unwrap().loss_steps = vec![[1.0, 1.5]];
+        assert_eq!(s.validate().unwrap_err().key, "link.loss_steps[0]");
+        s.link.as_mut().unwrap().loss_steps = vec![];
+        s.link.as_mut().unwrap().loss_burst_packets = 0.5;
+        assert_eq!(s.validate().unwrap_err().key, "link.loss_burst_packets");
+    }
+
+    #[test]
+    fn absurd_durations_and_sample_counts_are_rejected_with_the_limit() {
+        let s = Scenario {
+            duration_s: 1e12,
+            ..Scenario::default()
+        };
+        let e = s.validate().unwrap_err();
+        assert_eq!(e.key, "duration_s");
+        assert!(e.reason.contains("at most 1e6 s"), "{e}");
+        let s = Scenario {
+            duration_s: 1e5,
+            sample_interval_ms: 1.0,
+            ..Scenario::default()
+        };
+        let e = s.validate().unwrap_err();
+        assert_eq!(e.key, "sample_interval_ms");
+        assert!(e.reason.contains("use a longer interval"), "{e}");
+    }
+
+    #[test]
+    fn unnamed_links_in_a_list_are_rejected() {
+        let s = Scenario {
+            link: None,
+            links: vec![LinkConfig::default()],
+            ..Scenario::default()
+        };
+        assert_eq!(s.validate().unwrap_err().key, "links[0].name");
     }
 }

@@ -79,10 +79,11 @@ impl Context<'_> {
                 if full.last() != Some(&name) {
                     full.push(name.clone());
                 }
+                let hint = moved_key(&name)
+                    .map_or_else(|| suggestion(&name, &expected), |m| format!("; {m}"));
                 let msg = format!(
-                    "unknown key \"{name}\" in {}{}",
+                    "unknown key \"{name}\" in {}{hint}",
                     table_name(&full[..full.len() - 1]),
-                    suggestion(&name, &expected)
                 );
                 (full, msg)
             }
@@ -105,6 +106,19 @@ impl Context<'_> {
             location: self.locate(&full),
             message,
         }
+    }
+}
+
+/// Where a key that older scenario files used now lives.
+fn moved_key(name: &str) -> Option<&'static str> {
+    match name {
+        "return_delay_ms" => Some(
+            "the way back is a link direction of its own: set one_way_delay_ms in [link.reverse]",
+        ),
+        "return_capacity_mbps" => {
+            Some("the way back is a link direction of its own: set capacity_mbps in [link.reverse]")
+        }
+        _ => None,
     }
 }
 

@@ -199,3 +199,33 @@ fn relative_trace_in_a_file_resolves_against_the_file_directory() {
     let trace = s.link.and_then(|l| l.trace).expect("set");
     assert_eq!(Path::new(&trace), dir.join("lib.rs"));
 }
+
+#[test]
+fn a_key_that_moved_says_where_it_went() {
+    let text = "duration_s = 5.0\n[link]\nreturn_delay_ms = 3.0\n";
+    let e = load_str::<crate::scenario::Scenario>(text, "old.toml", None, &[])
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "old.toml:3: unknown key \"return_delay_ms\" in [link]; the way back is a link \
+         direction of its own: set one_way_delay_ms in [link.reverse]"
+    );
+}
+
+#[test]
+fn the_reverse_direction_takes_overrides_like_any_table() {
+    let s: crate::scenario::Scenario = load_str(
+        "duration_s = 5.0\n[link]\ncapacity_mbps = 4.0\n",
+        "r.toml",
+        None,
+        &sets(&[
+            "link.reverse.capacity_mbps=0.5",
+            "link.reverse.loss_steps=[[1.0, 1.0]]",
+        ]),
+    )
+    .unwrap();
+    let r = s.link.unwrap().reverse.unwrap();
+    assert_eq!(r.capacity_mbps, Some(0.5));
+    assert_eq!(r.loss_steps, vec![[1.0, 1.0]]);
+}

@@ -7,8 +7,8 @@
 //! queues a time-shifted FIFO scheduler serves the head packet with the earliest
 //! timestamp, L timestamps being advanced by `tshift`.
 
-use super::fifo::Fifo;
-use crate::packet::Packet;
+use super::fifo::{Fifo, Queued};
+use crate::packet::NetPacket;
 use crate::rng::RngStream;
 use scream::{Duration, Ecn, Instant};
 
@@ -62,9 +62,9 @@ impl Default for DualPi2Params {
 
 /// The dual queue.
 #[derive(Debug, Clone)]
-pub struct DualPi2 {
-    l: Fifo,
-    c: Fifo,
+pub struct DualPi2<P> {
+    l: Fifo<P>,
+    c: Fifo<P>,
     params: DualPi2Params,
     /// Base probability p' (RFC 9332 §2.4).
     p_base: f64,
@@ -72,7 +72,7 @@ pub struct DualPi2 {
     next_update: Instant,
 }
 
-impl DualPi2 {
+impl<P: NetPacket> DualPi2<P> {
     /// A DualPI2 queue.
     pub fn new(params: DualPi2Params) -> Self {
         Self {
@@ -124,15 +124,15 @@ impl DualPi2 {
     }
 
     /// Classifies and admits `pkt` against the shared `limit_bytes` (0 = unlimited).
-    pub fn push(&mut self, now: Instant, pkt: Packet, limit_bytes: u64) -> Result<(), Packet> {
+    pub fn push(&mut self, now: Instant, pkt: P, limit_bytes: u64) -> Result<(), P> {
         self.catch_up(now);
         if limit_bytes > 0
             && !self.is_empty()
-            && self.bytes() + u64::from(pkt.size_bytes) > limit_bytes
+            && self.bytes() + u64::from(pkt.size_bytes()) > limit_bytes
         {
             return Err(pkt);
         }
-        if matches!(pkt.ecn, Ecn::Ect1 | Ecn::Ce) {
+        if matches!(pkt.ecn(), Ecn::Ect1 | Ecn::Ce) {
             self.l.push(now, pkt, 0)
         } else {
             self.c.push(now, pkt, 0)
@@ -153,8 +153,8 @@ impl DualPi2 {
         &mut self,
         now: Instant,
         rng: &mut RngStream,
-        dropped: &mut Vec<Packet>,
-    ) -> Option<Packet> {
+        dropped: &mut Vec<P>,
+    ) -> Option<Queued<P>> {
         self.catch_up(now);
         loop {
             if self.serve_l_first() {
@@ -162,7 +162,7 @@ impl DualPi2 {
                 let p_cl = (self.params.coupling * self.p_base).min(1.0);
                 let step = now - pkt.enqueued_at > self.params.step;
                 if step || rng.chance(p_cl) {
-                    pkt.ecn = Ecn::Ce;
+                    pkt.packet.set_ecn(Ecn::Ce);
                 }
                 return Some(pkt);
             }
@@ -172,11 +172,11 @@ impl DualPi2 {
             if !signal {
                 return Some(pkt);
             }
-            if pkt.ecn.is_ect() {
-                pkt.ecn = Ecn::Ce;
+            if pkt.packet.ecn().is_ect() {
+                pkt.packet.set_ecn(Ecn::Ce);
                 return Some(pkt);
             }
-            dropped.push(pkt);
+            dropped.push(pkt.packet);
         }
     }
 }

@@ -1,12 +1,11 @@
-//! Queue disciplines under synthetic traffic.
+//! Queue disciplines behind a directed link under synthetic traffic.
 
 mod common;
 
-use common::{link, run_periodic};
+use common::{TestPacket, Trace, link, run_periodic};
 use scream::{Bitrate, Duration, Ecn, Instant};
-use scream_sim::packet::Packet;
-use scream_sim::queue::{Codel, DualPi2, DualPi2Params, Fifo, L4sRamp, Queue};
-use scream_sim::rng::RngStream;
+use scream_netmodel::queue::{Codel, DualPi2, DualPi2Params, Fifo, L4sRamp};
+use scream_netmodel::{DirectedLink, DropCause, Queue, RngStream};
 
 const MS: Duration = Duration::from_millis(1);
 
@@ -32,11 +31,13 @@ fn tail_drop_byte_limit_is_never_exceeded() {
         "queue never filled"
     );
     assert!(t.dropped.len() > 1500, "{} drops", t.dropped.len());
+    assert!(t.dropped.iter().all(|d| d.2 == DropCause::QueueFull));
+    assert_eq!(l.stats().dropped_queue_full, t.dropped.len() as u64);
 }
 
 #[test]
 fn tail_drop_time_limit_is_converted_at_the_current_capacity() {
-    // 50 ms at 8 Mbit/s = 50 000 bytes; sojourn therefore stays <= ~50 ms.
+    // 50 ms at 8 Mbit/s = 50 000 bytes; the time at the link therefore stays <= ~51 ms.
     let mut l = link(
         Bitrate::from_mbps(8.0),
         Queue::TailDrop(Fifo::new()),
@@ -51,35 +52,44 @@ fn tail_drop_time_limit_is_converted_at_the_current_capacity() {
         Instant::from_millis(2000),
     );
     assert!(t.backlog_after_arrival.iter().all(|b| *b <= 50_000));
-    let max = t.started.iter().map(|(_, s)| s.sojourn).max().unwrap();
-    assert!(max <= MS * 51 && max >= MS * 48, "{max:?}");
+    let max = t
+        .departed
+        .iter()
+        .map(|(_, p)| p.time_at_link)
+        .max()
+        .unwrap();
+    assert!(max <= MS * 52 && max >= MS * 49, "{max:?}");
+    assert_eq!(l.stats().sojourn_peak, max);
+}
+
+/// CoDel with the RFC 8289 defaults at 8 Mbit/s under a 25 % overload of 1000-byte
+/// packets (the sojourn grows by 0.25 ms per ms) of codepoint `ecn`, for `ms`.
+fn overloaded_codel(ecn: Ecn, ms: u64) -> (Trace, DirectedLink<TestPacket>) {
+    let q = Queue::Codel(Codel::new(MS * 5, MS * 100));
+    let mut l = link(Bitrate::from_mbps(8.0), q, Duration::ZERO, 0);
+    let t = run_periodic(&mut l, MS * 4 / 5, 1000, ecn, Instant::from_millis(ms));
+    (t, l)
 }
 
 #[test]
 fn codel_drops_only_after_sojourn_stayed_above_target_for_an_interval() {
-    let q = Queue::Codel(Codel::new(MS * 5, MS * 100));
-    let mut l = link(Bitrate::from_mbps(8.0), q, Duration::ZERO, 0);
-    // 25% overload: the sojourn grows by 0.25 ms per ms.
-    let t = run_periodic(
-        &mut l,
-        MS * 4 / 5,
-        1000,
-        Ecn::NotEct,
-        Instant::from_millis(3000),
-    );
+    let (t, _) = overloaded_codel(Ecn::NotEct, 3000);
+    // A 1000-byte packet takes 1 ms at 8 Mbit/s: its sojourn is its time at the link
+    // less that, and it was dequeued 1 ms before it left.
     let above = t
-        .started
+        .departed
         .iter()
-        .find(|(_, s)| s.sojourn >= MS * 5)
-        .map(|(at, _)| *at)
+        .find(|(_, p)| p.time_at_link >= MS * 6)
+        .map(|(at, _)| *at - MS)
         .expect("sojourn never reached the target");
-    let (first_drop, _) = t.dropped[0];
+    let (first_drop, _, cause) = &t.dropped[0];
+    assert_eq!(*cause, DropCause::Aqm);
     assert!(
-        first_drop >= above + MS * 100,
+        *first_drop >= above + MS * 100,
         "dropped at {first_drop:?}, above since {above:?}"
     );
     assert!(
-        first_drop <= above + MS * 105,
+        *first_drop <= above + MS * 105,
         "dropped late: {first_drop:?} vs {above:?}"
     );
     // In the drop state, drops follow the control law interval / sqrt(count):
@@ -100,17 +110,11 @@ fn codel_drops_only_after_sojourn_stayed_above_target_for_an_interval() {
 
 #[test]
 fn codel_marks_ect_packets_instead_of_dropping() {
-    let q = Queue::Codel(Codel::new(MS * 5, MS * 100));
-    let mut l = link(Bitrate::from_mbps(8.0), q, Duration::ZERO, 0);
-    let t = run_periodic(
-        &mut l,
-        MS * 4 / 5,
-        1000,
-        Ecn::Ect0,
-        Instant::from_millis(1000),
-    );
+    let (t, l) = overloaded_codel(Ecn::Ect0, 1000);
     assert!(t.dropped.is_empty());
-    assert!(t.started.iter().any(|(_, s)| s.packet.ecn == Ecn::Ce));
+    let marked = t.departed.iter().filter(|(_, p)| p.ecn == Ecn::Ce).count();
+    assert!(marked > 0);
+    assert_eq!(l.stats().ce_marked, marked as u64);
 }
 
 #[test]
@@ -130,33 +134,23 @@ fn l4s_ramp_marking_fraction_follows_the_ramp() {
         let n = 4000;
         let mut marked = 0;
         for i in 0..n {
-            q.push(
-                Instant::ZERO,
-                Packet::synthetic(0, i as u16, 1000, Ecn::Ect1, Instant::ZERO),
-                0,
-            )
-            .unwrap();
+            q.push(Instant::ZERO, TestPacket::new(i, 1000, Ecn::Ect1), 0)
+                .unwrap();
             let dequeued_at = Instant::from_micros(at_link_us - 1_000);
             let p = q.pop(dequeued_at, rate, &mut rng).unwrap();
-            marked += usize::from(p.ecn == Ecn::Ce);
+            marked += usize::from(p.packet.ecn == Ecn::Ce);
         }
-        let frac = marked as f64 / n as f64;
+        let frac = marked as f64 / f64::from(n);
         assert!(
             (frac - expected).abs() < 0.03,
             "time at link {at_link_us} us: {frac} vs {expected}"
         );
     }
     // Classic-ECN and Not-ECT packets are never marked by the ramp.
-    q.push(
-        Instant::ZERO,
-        Packet::synthetic(0, 0, 1000, Ecn::Ect0, Instant::ZERO),
-        0,
-    )
-    .unwrap();
-    assert_eq!(
-        q.pop(Instant::from_millis(50), rate, &mut rng).unwrap().ecn,
-        Ecn::Ect0
-    );
+    q.push(Instant::ZERO, TestPacket::new(0, 1000, Ecn::Ect0), 0)
+        .unwrap();
+    let p = q.pop(Instant::from_millis(50), rate, &mut rng).unwrap();
+    assert_eq!(p.packet.ecn, Ecn::Ect0);
 }
 
 #[test]
@@ -175,55 +169,42 @@ fn dualpi2_keeps_l4s_sojourn_near_its_step_under_a_scalable_load() {
     let per_rtt = |r: f64| (r * 0.020 / (f64::from(size) * 8.0)).max(1.0);
     let mut rate = 20e6;
     let mut next_arrival = Instant::ZERO;
-    let mut tx: Option<Instant> = None;
-    let mut scratch = Vec::new();
     let until = Instant::from_millis(20_000);
     let mut late = Vec::new();
     let mut served_bytes_late = 0u64;
-    let mut seq = 0u16;
+    let mut id = 0;
     loop {
-        let now = match tx {
+        let now = match l.poll_timeout() {
             Some(t) if t <= next_arrival => t,
             _ => next_arrival,
         };
         if now >= until {
             break;
         }
-        if tx == Some(now) {
-            tx = None;
-            l.complete(now);
+        if l.poll_timeout() == Some(now) {
+            l.handle_timeout(now);
         } else {
-            l.arrive(
-                now,
-                Packet::synthetic(0, seq, size, Ecn::Ect1, now),
-                &mut scratch,
-            );
-            seq = seq.wrapping_add(1);
+            l.handle_input(now, TestPacket::new(id, size, Ecn::Ect1));
+            id += 1;
             next_arrival = now + Duration::from_secs_f64(f64::from(size) * 8.0 / rate);
         }
-        if tx.is_none() {
-            let (action, started) = l.try_start(now, &mut scratch);
-            if let scream_sim::link::LinkAction::TxDone(t) = action {
-                tx = Some(t);
+        while let Some((_, p)) = l.poll_output() {
+            let n = per_rtt(rate);
+            if p.ecn == Ecn::Ce {
+                rate -= rate * 0.5 / n;
+            } else {
+                rate += f64::from(size) * 8.0 / 0.020 / n;
             }
-            if let Some(s) = started {
-                let n = per_rtt(rate);
-                if s.packet.ecn == Ecn::Ce {
-                    rate -= rate * 0.5 / n;
-                } else {
-                    rate += f64::from(size) * 8.0 / 0.020 / n;
-                }
-                rate = rate.max(100e3);
-                if now > Instant::from_millis(10_000) {
-                    late.push(s.sojourn.as_secs_f64() * 1e3);
-                    served_bytes_late += u64::from(size);
-                }
+            rate = rate.max(100e3);
+            if now > Instant::from_millis(10_000) {
+                late.push(p.time_at_link.as_secs_f64() * 1e3);
+                served_bytes_late += u64::from(size);
             }
         }
-        assert!(scratch.is_empty(), "an L4S packet was dropped");
+        assert!(l.poll_drop().is_none(), "an L4S packet was dropped");
     }
     let mean = late.iter().sum::<f64>() / late.len() as f64;
     let util = served_bytes_late as f64 * 8.0 / 10.0 / capacity.bps();
-    assert!(mean < 2.0, "mean L4S sojourn {mean} ms");
+    assert!(mean < 2.0, "mean L4S time at the link {mean} ms");
     assert!(util > 0.85, "utilisation {util}");
 }

@@ -5,7 +5,8 @@
 //! changes, and a zero-rate period stalls the link. A mahimahi trace instead offers
 //! delivery opportunities of a fixed number of bytes; a packet leaves at the opportunity
 //! that carries its last byte, and bytes of an opportunity that the queue could not use
-//! are lost (as in mahimahi's link emulator).
+//! are lost (as in mahimahi's link emulator). An unlimited capacity serialises in no
+//! time; a schedule may hold infinite segments too.
 
 use scream::{Bitrate, Instant};
 
@@ -234,6 +235,8 @@ impl MahimahiTrace {
 /// The capacity of one link direction.
 #[derive(Debug, Clone)]
 pub enum Capacity {
+    /// No limit: a packet is serialised in no time and never queues.
+    Unlimited,
     /// The same rate at all times.
     Constant(Bitrate),
     /// A piecewise-constant rate (steps or a time/rate table).
@@ -247,6 +250,7 @@ impl Capacity {
     pub fn rate_at(&mut self, t: Instant) -> Bitrate {
         let t = t.as_nanos();
         match self {
+            Self::Unlimited => Bitrate::from_bps(f64::INFINITY),
             Self::Constant(r) => *r,
             Self::Schedule(s) => Bitrate::from_bps(s.rate_at(t)),
             Self::Mahimahi(m) => {
@@ -274,6 +278,7 @@ impl Capacity {
     pub fn service_start(&mut self, t: Instant) -> Option<Instant> {
         let ns = t.as_nanos();
         match self {
+            Self::Unlimited => Some(t),
             Self::Constant(r) => (r.bps() > 0.0).then_some(t),
             Self::Schedule(s) => s.first_positive_at_or_after(ns).map(Instant::from_nanos),
             Self::Mahimahi(m) => Some(Instant::from_nanos(m.service_start(ns))),
@@ -286,6 +291,7 @@ impl Capacity {
         let ns = start.as_nanos();
         let bits = f64::from(bytes) * 8.0;
         match self {
+            Self::Unlimited => Some(start),
             Self::Constant(r) => r.transmit_time(u64::from(bytes)).map(|d| start + d),
             Self::Schedule(s) => s.finish(ns, bits).map(Instant::from_nanos),
             Self::Mahimahi(m) => Some(Instant::from_nanos(m.finish(ns, bytes))),
@@ -296,6 +302,7 @@ impl Capacity {
     pub fn deliverable_bytes(&mut self, from: Instant, to: Instant) -> f64 {
         let (a, b) = (from.as_nanos(), to.as_nanos().max(from.as_nanos()));
         match self {
+            Self::Unlimited => f64::INFINITY,
             Self::Constant(r) => r.bps() * (b - a) as f64 / NANOS_PER_SEC / 8.0,
             Self::Schedule(s) => s.bits_between(a, b) / 8.0,
             Self::Mahimahi(m) => m.bytes_between(a, b),

@@ -6,20 +6,20 @@
 //! scenarios mark the same packets; CoDel and DualPI2 use the plain sojourn time of
 //! their RFCs instead.
 
-use super::fifo::Fifo;
-use crate::packet::Packet;
+use super::fifo::{Fifo, Queued};
+use crate::packet::NetPacket;
 use crate::rng::RngStream;
 use scream::{Bitrate, Duration, Ecn, Instant};
 
 /// Classic ECN threshold marking: a packet whose time at the link exceeds `threshold`
 /// is CE-marked if ECN-capable, dropped otherwise.
 #[derive(Debug, Clone)]
-pub struct EcnThreshold {
-    fifo: Fifo,
+pub struct EcnThreshold<P> {
+    fifo: Fifo<P>,
     threshold: Duration,
 }
 
-impl EcnThreshold {
+impl<P: NetPacket> EcnThreshold<P> {
     /// A threshold marker.
     pub fn new(threshold: Duration) -> Self {
         Self {
@@ -29,32 +29,27 @@ impl EcnThreshold {
     }
 
     /// The storage.
-    pub fn fifo(&self) -> &Fifo {
+    pub fn fifo(&self) -> &Fifo<P> {
         &self.fifo
     }
 
     /// Tail-drop admission.
-    pub fn push(&mut self, now: Instant, pkt: Packet, limit_bytes: u64) -> Result<(), Packet> {
+    pub fn push(&mut self, now: Instant, pkt: P, limit_bytes: u64) -> Result<(), P> {
         self.fifo.push(now, pkt, limit_bytes)
     }
 
     /// The next packet to serialise at `now` on a link of capacity `rate`; Not-ECT
     /// packets above the threshold are dropped.
-    pub fn pop(
-        &mut self,
-        now: Instant,
-        rate: Bitrate,
-        dropped: &mut Vec<Packet>,
-    ) -> Option<Packet> {
+    pub fn pop(&mut self, now: Instant, rate: Bitrate, dropped: &mut Vec<P>) -> Option<Queued<P>> {
         while let Some(mut pkt) = self.fifo.pop() {
             if time_at_link(now, rate, &pkt) <= self.threshold {
                 return Some(pkt);
             }
-            if pkt.ecn.is_ect() {
-                pkt.ecn = Ecn::Ce;
+            if pkt.packet.ecn().is_ect() {
+                pkt.packet.set_ecn(Ecn::Ce);
                 return Some(pkt);
             }
-            dropped.push(pkt);
+            dropped.push(pkt.packet);
         }
         None
     }
@@ -64,13 +59,13 @@ impl EcnThreshold {
 /// linearly from 0 at a time at the link of `min` to 1 at `max`; ECT(0) and Not-ECT packets are not
 /// marked (they only see the tail-drop limit).
 #[derive(Debug, Clone)]
-pub struct L4sRamp {
-    fifo: Fifo,
+pub struct L4sRamp<P> {
+    fifo: Fifo<P>,
     min: Duration,
     max: Duration,
 }
 
-impl L4sRamp {
+impl<P: NetPacket> L4sRamp<P> {
     /// A ramp marker; `max` must exceed `min` (checked by scenario validation; an
     /// equal pair behaves as a step at `min`).
     pub fn new(min: Duration, max: Duration) -> Self {
@@ -82,12 +77,12 @@ impl L4sRamp {
     }
 
     /// The storage.
-    pub fn fifo(&self) -> &Fifo {
+    pub fn fifo(&self) -> &Fifo<P> {
         &self.fifo
     }
 
     /// Tail-drop admission.
-    pub fn push(&mut self, now: Instant, pkt: Packet, limit_bytes: u64) -> Result<(), Packet> {
+    pub fn push(&mut self, now: Instant, pkt: P, limit_bytes: u64) -> Result<(), P> {
         self.fifo.push(now, pkt, limit_bytes)
     }
 
@@ -98,12 +93,12 @@ impl L4sRamp {
 
     /// The next packet to serialise at `now` on a link of capacity `rate`, possibly
     /// CE-marked.
-    pub fn pop(&mut self, now: Instant, rate: Bitrate, rng: &mut RngStream) -> Option<Packet> {
+    pub fn pop(&mut self, now: Instant, rate: Bitrate, rng: &mut RngStream) -> Option<Queued<P>> {
         let mut pkt = self.fifo.pop()?;
-        if matches!(pkt.ecn, Ecn::Ect1 | Ecn::Ce) {
+        if matches!(pkt.packet.ecn(), Ecn::Ect1 | Ecn::Ce) {
             let p = self.probability(time_at_link(now, rate, &pkt));
             if rng.chance(p) {
-                pkt.ecn = Ecn::Ce;
+                pkt.packet.set_ecn(Ecn::Ce);
             }
         }
         Some(pkt)
@@ -112,9 +107,9 @@ impl L4sRamp {
 
 /// Queueing delay so far plus the packet's own transmission time at `rate` (a stalled
 /// link adds nothing: the packet's wait is then counted as it happens).
-fn time_at_link(now: Instant, rate: Bitrate, pkt: &Packet) -> Duration {
+fn time_at_link<P: NetPacket>(now: Instant, rate: Bitrate, pkt: &Queued<P>) -> Duration {
     let transmission = rate
-        .transmit_time(u64::from(pkt.size_bytes))
+        .transmit_time(u64::from(pkt.packet.size_bytes()))
         .unwrap_or(Duration::ZERO);
     (now - pkt.enqueued_at) + transmission
 }

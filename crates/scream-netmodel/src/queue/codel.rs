@@ -2,8 +2,8 @@
 //! sojourn time has stayed above `target` for at least `interval`, then at intervals
 //! shrinking as `interval / sqrt(count)`.
 
-use super::fifo::Fifo;
-use crate::packet::Packet;
+use super::fifo::{Fifo, Queued};
+use crate::packet::NetPacket;
 use scream::{Duration, Ecn, Instant};
 
 /// RFC 8289 §4.3: default target sojourn time.
@@ -18,8 +18,8 @@ const CODEL_COUNT_MEMORY_INTERVALS: u32 = 16;
 
 /// CoDel state around a FIFO.
 #[derive(Debug, Clone)]
-pub struct Codel {
-    fifo: Fifo,
+pub struct Codel<P> {
+    fifo: Fifo<P>,
     target: Duration,
     interval: Duration,
     first_above_time: Option<Instant>,
@@ -29,7 +29,7 @@ pub struct Codel {
     dropping: bool,
 }
 
-impl Codel {
+impl<P: NetPacket> Codel<P> {
     /// A CoDel queue with `target` and `interval`.
     pub fn new(target: Duration, interval: Duration) -> Self {
         Self {
@@ -45,12 +45,12 @@ impl Codel {
     }
 
     /// The storage.
-    pub fn fifo(&self) -> &Fifo {
+    pub fn fifo(&self) -> &Fifo<P> {
         &self.fifo
     }
 
     /// Tail-drop admission.
-    pub fn push(&mut self, now: Instant, pkt: Packet, limit_bytes: u64) -> Result<(), Packet> {
+    pub fn push(&mut self, now: Instant, pkt: P, limit_bytes: u64) -> Result<(), P> {
         self.fifo.push(now, pkt, limit_bytes)
     }
 
@@ -61,7 +61,7 @@ impl Codel {
     }
 
     /// RFC 8289 §5.4 `dodequeue`: the head packet and whether it may be dropped.
-    fn do_dequeue(&mut self, now: Instant) -> Option<(Packet, bool)> {
+    fn do_dequeue(&mut self, now: Instant) -> Option<(Queued<P>, bool)> {
         let Some(pkt) = self.fifo.pop() else {
             self.first_above_time = None;
             return None;
@@ -82,7 +82,7 @@ impl Codel {
 
     /// RFC 8289 §5.5 dequeue. A packet the law selects is CE-marked and sent if it is
     /// ECN-capable (ending this round of drops), otherwise pushed to `dropped`.
-    pub fn pop(&mut self, now: Instant, dropped: &mut Vec<Packet>) -> Option<Packet> {
+    pub fn pop(&mut self, now: Instant, dropped: &mut Vec<P>) -> Option<Queued<P>> {
         let Some((mut pkt, mut ok_to_drop)) = self.do_dequeue(now) else {
             self.dropping = false;
             return None;
@@ -93,12 +93,12 @@ impl Codel {
             }
             while self.dropping && now >= self.drop_next {
                 self.count += 1;
-                if pkt.ecn.is_ect() {
-                    pkt.ecn = Ecn::Ce;
+                if pkt.packet.ecn().is_ect() {
+                    pkt.packet.set_ecn(Ecn::Ce);
                     self.drop_next = self.control_law(self.drop_next, self.count);
                     return Some(pkt);
                 }
-                dropped.push(pkt);
+                dropped.push(pkt.packet);
                 match self.do_dequeue(now) {
                     None => {
                         self.dropping = false;
@@ -123,11 +123,11 @@ impl Codel {
             self.drop_next = self.control_law(now, self.count);
             self.lastcount = self.count;
             self.dropping = true;
-            if pkt.ecn.is_ect() {
-                pkt.ecn = Ecn::Ce;
+            if pkt.packet.ecn().is_ect() {
+                pkt.packet.set_ecn(Ecn::Ce);
                 return Some(pkt);
             }
-            dropped.push(pkt);
+            dropped.push(pkt.packet);
             return self.do_dequeue(now).map(|(p, _)| p);
         }
         Some(pkt)

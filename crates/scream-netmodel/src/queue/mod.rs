@@ -1,0 +1,142 @@
+//! Queue disciplines at a link's input.
+//!
+//! Every discipline stamps packets at enqueue (in its own [`Queued`] wrapper) and makes
+//! its AQM decision at dequeue, i.e. when the serializer takes the packet. CoDel and
+//! DualPI2 judge the sojourn time (enqueue -> start of serialisation) as their RFCs
+//! define it; the two reference-style markers judge the time at the link (see
+//! [`marker`]). AQMs mark only ECN-capable packets and drop the others where they would
+//! mark. All disciplines share a tail-drop admission limit in bytes.
+
+pub mod codel;
+pub mod dualpi2;
+pub mod fifo;
+pub mod marker;
+
+pub use codel::Codel;
+pub use dualpi2::{DualPi2, DualPi2Params};
+pub use fifo::{Fifo, Queued};
+pub use marker::{EcnThreshold, L4sRamp, ramp_probability};
+
+use crate::capacity::Capacity;
+use crate::packet::NetPacket;
+use crate::rng::RngStream;
+use scream::{Bitrate, Duration, Instant};
+
+/// A queue discipline (an enum, so the per-packet path has no dynamic dispatch).
+#[derive(Debug, Clone)]
+pub enum Queue<P> {
+    /// Plain FIFO with tail drop.
+    TailDrop(Fifo<P>),
+    /// CoDel (RFC 8289).
+    Codel(Codel<P>),
+    /// Classic ECN step threshold.
+    EcnThreshold(EcnThreshold<P>),
+    /// L4S linear ramp marker.
+    L4sRamp(L4sRamp<P>),
+    /// DualPI2 (RFC 9332).
+    DualPi2(DualPi2<P>),
+}
+
+impl<P: NetPacket> Queue<P> {
+    /// Admits `pkt` at `now` under `limit_bytes` (0 = unlimited), or hands it back.
+    pub fn enqueue(&mut self, now: Instant, pkt: P, limit_bytes: u64) -> Result<(), P> {
+        match self {
+            Self::TailDrop(q) => q.push(now, pkt, limit_bytes),
+            Self::Codel(q) => q.push(now, pkt, limit_bytes),
+            Self::EcnThreshold(q) => q.push(now, pkt, limit_bytes),
+            Self::L4sRamp(q) => q.push(now, pkt, limit_bytes),
+            Self::DualPi2(q) => q.push(now, pkt, limit_bytes),
+        }
+    }
+
+    /// The packet the serializer takes at `now` on a link whose capacity is now `rate`
+    /// (ECN possibly set to CE); packets the AQM drops on the way are appended to
+    /// `dropped`.
+    pub fn dequeue(
+        &mut self,
+        now: Instant,
+        rate: Bitrate,
+        rng: &mut RngStream,
+        dropped: &mut Vec<P>,
+    ) -> Option<Queued<P>> {
+        match self {
+            Self::TailDrop(q) => q.pop(),
+            Self::Codel(q) => q.pop(now, dropped),
+            Self::EcnThreshold(q) => q.pop(now, rate, dropped),
+            Self::L4sRamp(q) => q.pop(now, rate, rng),
+            Self::DualPi2(q) => q.pop(now, rng, dropped),
+        }
+    }
+}
+
+impl<P: NetPacket> Queue<P> {
+    /// Bytes queued.
+    pub fn bytes(&self) -> u64 {
+        match self {
+            Self::TailDrop(q) => q.bytes(),
+            Self::Codel(q) => q.fifo().bytes(),
+            Self::EcnThreshold(q) => q.fifo().bytes(),
+            Self::L4sRamp(q) => q.fifo().bytes(),
+            Self::DualPi2(q) => q.bytes(),
+        }
+    }
+
+    /// Packets queued.
+    pub fn len(&self) -> usize {
+        match self {
+            Self::TailDrop(q) => q.len(),
+            Self::Codel(q) => q.fifo().len(),
+            Self::EcnThreshold(q) => q.fifo().len(),
+            Self::L4sRamp(q) => q.fifo().len(),
+            Self::DualPi2(q) => q.len(),
+        }
+    }
+
+    /// Whether nothing is queued.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A queue's admission limit: in time (turned into bytes at the link's capacity when a
+/// packet arrives) and in bytes; when both are set the smaller applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct QueueLimit {
+    /// Limit in time; zero = none.
+    pub time: Duration,
+    /// Limit in bytes; zero = none.
+    pub bytes: u64,
+}
+
+impl QueueLimit {
+    /// No limit at all.
+    pub const UNLIMITED: Self = Self {
+        time: Duration::ZERO,
+        bytes: 0,
+    };
+
+    /// The limit in bytes at `now` on a link of `capacity` (0 = unlimited). A time limit
+    /// is turned into bytes at the current (mahimahi: mean) capacity.
+    pub fn bytes_at(&self, capacity: &mut Capacity, now: Instant) -> u64 {
+        let by_time = if self.time.is_zero() {
+            u64::MAX
+        } else {
+            match capacity.nominal_rate(now) {
+                // An unlimited link never queues: no byte limit follows from time.
+                r if r.bps().is_infinite() => u64::MAX,
+                // At zero capacity nothing more may wait (the queue still admits one
+                // packet when empty), hence at least 1.
+                r => (r.bytes_in(self.time).min(u64::MAX as f64) as u64).max(1),
+            }
+        };
+        let by_bytes = if self.bytes == 0 {
+            u64::MAX
+        } else {
+            self.bytes
+        };
+        match by_time.min(by_bytes) {
+            u64::MAX => 0,
+            l => l,
+        }
+    }
+}

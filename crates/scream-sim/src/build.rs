@@ -1,0 +1,435 @@
+//! Building the network of a scenario: directed links, endpoints, routes and flows.
+//!
+//! This is the one place that maps scenario keys onto network elements and endpoint
+//! kinds; the event loop in [`crate::world`] sees only nodes, links and routes.
+
+use std::sync::Arc;
+
+use crate::compat;
+use crate::endpoint::{Cbr, Endpoint, FrameClock, MediaStream, ScreamReceiver, ScreamSender, Sink};
+use crate::error::SimError;
+use crate::flow::{Flow, StreamInfo};
+use crate::route::{self, Route};
+use crate::scenario::{
+    Algorithm, DEFAULT_CAPACITY_MBPS, DEFAULT_ONE_WAY_DELAY_MS, Direction, EcnSetting, FlowConfig,
+    LinkConfig, QueueConfig, QueueKind, Scenario, SourceConfig, SourceKind,
+};
+use crate::source::frame_trace::resolve_path;
+use crate::source::{Audio, Source, Video, load_frame_sizes};
+use scream::receiver::{Receiver, ReceiverConfig};
+use scream::sender::{EcnMode, Sender, SenderConfig, StreamConfig as ScreamStream};
+use scream::{Bitrate, Duration, Ecn, Instant};
+use scream_netmodel::queue::{Codel, DualPi2, DualPi2Params, EcnThreshold, Fifo, L4sRamp};
+use scream_netmodel::{
+    Capacity, DirectedLink, Jitter, LossModel, PathEffects, ProbabilitySchedule, Queue, QueueLimit,
+    RateSchedule, RngStream, TableSpec, load_capacity_trace,
+};
+
+use crate::packet::Packet;
+
+/// RTCP sender SSRC of a flow's feedback: its first media SSRC with the top bit flipped.
+pub(crate) const RTCP_SSRC_FLIP: u32 = 0x8000_0000;
+/// RTP fixed header, bytes (RFC 3550 §5.1); added to the payload of a CBR packet.
+pub(crate) const RTP_HEADER_BYTES: u32 = 12;
+
+pub(crate) fn ms(v: f64) -> Duration {
+    Duration::from_secs_f64((v * 1e-3).max(0.0))
+}
+
+pub(crate) fn secs(v: f64) -> Instant {
+    Instant::from_nanos((v.max(0.0) * 1e9).round() as u64)
+}
+
+/// A directed link with what the world keeps beside it.
+#[derive(Debug)]
+pub(crate) struct LinkNode {
+    pub(crate) link: DirectedLink<Packet>,
+    pub(crate) name: Arc<str>,
+    pub(crate) direction: &'static str,
+}
+
+fn build_queue(q: &QueueConfig) -> Queue<Packet> {
+    match q.kind {
+        QueueKind::TailDrop => Queue::TailDrop(Fifo::new()),
+        QueueKind::Codel => {
+            Queue::Codel(Codel::new(ms(q.codel_target_ms), ms(q.codel_interval_ms)))
+        }
+        QueueKind::EcnThreshold => Queue::EcnThreshold(EcnThreshold::new(ms(q.ecn_threshold_ms))),
+        QueueKind::L4sRamp => Queue::L4sRamp(L4sRamp::new(ms(q.ramp_min_ms), ms(q.ramp_max_ms))),
+        QueueKind::DualPi2 => Queue::DualPi2(DualPi2::new(DualPi2Params {
+            target: ms(q.dualpi2_target_ms),
+            step: ms(q.dualpi2_step_ms),
+            coupling: q.dualpi2_coupling,
+            tupdate: ms(q.dualpi2_tupdate_ms),
+            alpha: q.dualpi2_alpha,
+            beta: q.dualpi2_beta,
+        })),
+    }
+}
+
+fn rate(mbps: f64) -> Bitrate {
+    Bitrate::from_mbps(mbps)
+}
+
+fn build_capacity(
+    s: &Scenario,
+    key: &str,
+    l: &LinkConfig,
+    default_mbps: f64,
+) -> Result<Capacity, SimError> {
+    if let Some(trace) = &l.trace {
+        let path = resolve_path(trace, s.base_dir.as_deref());
+        let spec = TableSpec {
+            time_column: l.trace_time_column,
+            rate_column: l.trace_rate_column,
+            unit: l.trace_rate_unit,
+            end: l.trace_end,
+        };
+        return load_capacity_trace(&path, l.trace_format, &spec, l.mahimahi_packet_bytes).map_err(
+            |e| SimError::LinkTrace {
+                key: format!("{key}.trace"),
+                source: e,
+            },
+        );
+    }
+    let initial = l.capacity_mbps.unwrap_or(default_mbps);
+    if l.capacity_steps.is_empty() {
+        return Ok(if initial.is_infinite() {
+            Capacity::Unlimited
+        } else {
+            Capacity::Constant(rate(initial))
+        });
+    }
+    let mut rows = vec![(0u64, rate(initial))];
+    rows.extend(
+        l.capacity_steps
+            .iter()
+            .map(|[from, mbps]| (secs(*from).as_nanos(), rate(*mbps))),
+    );
+    RateSchedule::new(&rows, None)
+        .map(Capacity::Schedule)
+        .ok_or_else(|| SimError::Param {
+            key: format!("{key}.capacity_steps"),
+            reason: "no usable step".into(),
+        })
+}
+
+fn build_direction(
+    s: &Scenario,
+    key: &str,
+    l: &LinkConfig,
+    default_capacity_mbps: f64,
+    default_delay_ms: f64,
+    seed: u64,
+    id: &str,
+) -> Result<DirectedLink<Packet>, SimError> {
+    let jitter = Jitter {
+        sigma: ms(l.jitter_ms),
+        bound: ms(l.effective_jitter_max_ms()),
+        keep_order: l.jitter_keep_order,
+    };
+    let steps: Vec<(Instant, f64)> = l.loss_steps.iter().map(|[t, p]| (secs(*t), *p)).collect();
+    let loss = LossModel {
+        probability: ProbabilitySchedule::new(l.loss, &steps),
+        mean_burst_packets: l.loss_burst_packets,
+    };
+    let delay = ms(l.one_way_delay_ms.unwrap_or(default_delay_ms));
+    Ok(DirectedLink::new(
+        build_capacity(s, key, l, default_capacity_mbps)?,
+        build_queue(&l.queue),
+        QueueLimit {
+            time: ms(l.queue.limit_ms),
+            bytes: l.queue.limit_bytes,
+        },
+        PathEffects::new(delay, jitter, loss, seed, id),
+        seed,
+        id,
+    ))
+}
+
+/// Both directions of every link: link `i` is `2i` (forward) and `2i + 1` (reverse).
+pub(crate) fn build_links(s: &Scenario, seed: u64) -> Result<Vec<LinkNode>, SimError> {
+    let mut out = Vec::new();
+    for (i, l) in s.link_configs().iter().enumerate() {
+        let key = s.link_key(i);
+        let name: Arc<str> = s.link_name(i).into();
+        // The forward direction keeps the random-stream names it always had, so adding
+        // the reverse direction did not change any forward run.
+        let id = format!("link/{name}");
+        let forward = build_direction(
+            s,
+            &key,
+            l,
+            DEFAULT_CAPACITY_MBPS,
+            DEFAULT_ONE_WAY_DELAY_MS,
+            seed,
+            &id,
+        )?;
+        let r = l.reverse_config();
+        let reverse = build_direction(
+            s,
+            &format!("{key}.reverse"),
+            &r,
+            f64::INFINITY,
+            l.forward_delay_ms(),
+            seed,
+            &format!("{id}/reverse"),
+        )?;
+        out.push(LinkNode {
+            link: forward,
+            name: name.clone(),
+            direction: "forward",
+        });
+        out.push(LinkNode {
+            link: reverse,
+            name,
+            direction: "reverse",
+        });
+    }
+    Ok(out)
+}
+
+/// Everything of the network besides the links.
+#[derive(Debug, Default)]
+pub(crate) struct Parts {
+    pub(crate) nodes: Vec<Endpoint>,
+    pub(crate) routes: Vec<Route>,
+    pub(crate) flows: Vec<Flow>,
+    pub(crate) streams: Vec<StreamInfo>,
+}
+
+fn ecn_of(e: EcnSetting) -> (EcnMode, Ecn) {
+    match e {
+        EcnSetting::None => (EcnMode::None, Ecn::NotEct),
+        EcnSetting::Classic => (EcnMode::Classic, Ecn::Ect0),
+        EcnSetting::L4s => (EcnMode::L4s, Ecn::Ect1),
+    }
+}
+
+fn build_source(
+    s: &Scenario,
+    key: &str,
+    src: &SourceConfig,
+    start: Bitrate,
+) -> Result<(Source, f64), SimError> {
+    Ok(match src.kind {
+        SourceKind::VideoTrace => {
+            let sizes = load_frame_sizes(&src.trace, s.base_dir.as_deref()).map_err(|e| {
+                SimError::FrameTrace {
+                    key: format!("{key}.trace"),
+                    source: e,
+                }
+            })?;
+            let v = Video::from_trace(sizes, src.fps, start, src.sluggishness_s);
+            (Source::Video(v), 1e9 / src.fps)
+        }
+        SourceKind::VideoConstant => (
+            Source::Video(Video::constant(src.fps, start, src.sluggishness_s)),
+            1e9 / src.fps,
+        ),
+        SourceKind::Audio => {
+            let interval = ms(src.audio_packet_interval_ms);
+            let a = Audio::new(Bitrate::from_kbps(src.audio_bitrate_kbps), interval);
+            (Source::Audio(a), src.audio_packet_interval_ms * 1e6)
+        }
+    })
+}
+
+/// The offset of a stream's first frame: as configured, else uniform within one period
+/// from the stream's own random stream.
+fn phase(src: &SourceConfig, period_ns: f64, seed: u64, id: &str) -> Duration {
+    match src.phase_ms {
+        Some(p) => ms(p),
+        None => {
+            let u = RngStream::new(seed, &format!("{id}/phase")).uniform();
+            Duration::from_nanos((u * period_ns) as u64)
+        }
+    }
+}
+
+impl Parts {
+    fn add_node(&mut self, e: Endpoint) -> u32 {
+        self.nodes.push(e);
+        (self.nodes.len() - 1) as u32
+    }
+
+    fn add_route(&mut self, links: Vec<u32>, dest: u32) -> u32 {
+        self.routes.push(Route { links, dest });
+        (self.routes.len() - 1) as u32
+    }
+
+    /// Adds flow `i` of `s`: its two nodes, its two routes and its streams.
+    pub(crate) fn add_flow(&mut self, s: &Scenario, i: usize, seed: u64) -> Result<(), SimError> {
+        let cfg: &FlowConfig = &s.flows[i];
+        let key = format!("flows[{i}]");
+        let flow = i as u32;
+        let name: Arc<str> = s.flow_name(i).into();
+        let end = secs(s.duration_s);
+        let start = secs(cfg.start_s);
+        let stop = if cfg.stop_s > 0.0 {
+            secs(cfg.stop_s).min(end)
+        } else {
+            end
+        };
+
+        let link_count = s.link_configs().len() as u32;
+        let path: Vec<u32> = if cfg.path.is_empty() {
+            (0..link_count).collect()
+        } else {
+            cfg.path
+                .iter()
+                .filter_map(|n| (0..link_count).find(|&j| s.link_name(j as usize) == *n))
+                .collect()
+        };
+        let (media_links, feedback_links): (Vec<u32>, Vec<u32>) = match cfg.direction {
+            Direction::Forward => (
+                path.iter().map(|&l| route::forward(l)).collect(),
+                path.iter().rev().map(|&l| route::reverse(l)).collect(),
+            ),
+            Direction::Reverse => (
+                path.iter().rev().map(|&l| route::reverse(l)).collect(),
+                path.iter().map(|&l| route::forward(l)).collect(),
+            ),
+        };
+        // Node indices are known before the nodes exist: sender, then receiver.
+        let sender_node = self.nodes.len() as u32;
+        let receiver_node = sender_node + 1;
+        let media_route = self.add_route(media_links, receiver_node);
+        let feedback_route = self.add_route(feedback_links, sender_node);
+
+        let (ecn_mode, ecn) = ecn_of(cfg.ecn);
+        let mut sender_cfg = SenderConfig {
+            ecn: ecn_mode,
+            ..SenderConfig::default()
+        };
+        for (param, value) in &cfg.params {
+            compat::set_param(&mut sender_cfg, param, *value).map_err(|reason| {
+                SimError::Param {
+                    key: format!("{key}.params.{param}"),
+                    reason,
+                }
+            })?;
+        }
+        let streams = cfg.effective_streams(&name);
+        let first_global = self.streams.len() as u32;
+        let globals: Vec<u32> = (0..streams.len() as u32)
+            .map(|j| first_global + j)
+            .collect();
+        let ssrc_of = |j: usize| 0x5c00_0000 + (flow << 8) + j as u32;
+        for st in &streams {
+            self.streams.push(StreamInfo {
+                name: if cfg.streams.is_empty() {
+                    name.clone()
+                } else {
+                    st.name.as_str().into()
+                },
+                flow,
+            });
+        }
+
+        let (sender, receiver) = match cfg.algorithm {
+            Algorithm::Cbr => {
+                let packet_bytes = sender_cfg.mss_bytes + RTP_HEADER_BYTES;
+                let cbr = streams
+                    .iter()
+                    .enumerate()
+                    .map(|(j, st)| {
+                        crate::endpoint::CbrStream::new(
+                            globals[j],
+                            ssrc_of(j),
+                            rate(st.start_bitrate_mbps),
+                            packet_bytes,
+                            start,
+                        )
+                    })
+                    .collect();
+                (
+                    Endpoint::Cbr(Cbr::new(cbr, flow, media_route, ecn, (start, stop))),
+                    Endpoint::Sink(Sink),
+                )
+            }
+            Algorithm::ScreamV2 => {
+                let sender_err = |source| SimError::Sender {
+                    key: key.clone(),
+                    source,
+                };
+                let mut sender = Sender::new(sender_cfg).map_err(sender_err)?;
+                let mut media = Vec::with_capacity(streams.len());
+                for (j, st) in streams.iter().enumerate() {
+                    let skey = if cfg.streams.is_empty() {
+                        format!("{key}.source")
+                    } else {
+                        format!("{key}.streams[{j}].source")
+                    };
+                    let start_rate = rate(st.start_bitrate_mbps);
+                    let id = sender
+                        .add_stream(ScreamStream {
+                            ssrc: ssrc_of(j),
+                            min_bitrate: rate(st.min_bitrate_mbps),
+                            start_bitrate: start_rate,
+                            max_bitrate: rate(st.max_bitrate_mbps),
+                            priority: st.priority,
+                        })
+                        .map_err(sender_err)?;
+                    let (source, period_ns) = build_source(s, &skey, &st.source, start_rate)?;
+                    let offset = phase(
+                        &st.source,
+                        period_ns,
+                        seed,
+                        &format!("flow/{name}/{}", st.name),
+                    );
+                    let clock = FrameClock::new(start + offset, period_ns, stop);
+                    media.push((
+                        id,
+                        MediaStream {
+                            global: globals[j],
+                            source,
+                            clock,
+                        },
+                    ));
+                }
+                let receiver = Receiver::new(ReceiverConfig {
+                    packets_per_report: cfg.packets_per_report,
+                    max_report_interval: ms(cfg.max_report_interval_ms),
+                    ..ReceiverConfig::default()
+                })
+                .map_err(|e| SimError::Param {
+                    key: format!("{key}.packets_per_report"),
+                    reason: e.to_string(),
+                })?;
+                let rtcp_ssrc = ssrc_of(0) ^ RTCP_SSRC_FLIP;
+                let (_, fb_ecn) = ecn_of(cfg.feedback_ecn);
+                (
+                    Endpoint::ScreamSender(Box::new(ScreamSender::new(
+                        sender,
+                        media,
+                        flow,
+                        media_route,
+                        (start, stop),
+                    ))),
+                    Endpoint::ScreamReceiver(Box::new(ScreamReceiver::new(
+                        receiver,
+                        flow,
+                        feedback_route,
+                        rtcp_ssrc,
+                        s.feedback_as_bytes,
+                        fb_ecn,
+                    ))),
+                )
+            }
+        };
+        let sent = self.add_node(sender);
+        let received = self.add_node(receiver);
+        debug_assert_eq!((sent, received), (sender_node, receiver_node));
+        self.flows.push(Flow {
+            name,
+            algorithm: cfg.algorithm,
+            sender: sender_node,
+            streams: globals,
+            media_route,
+            start,
+            stop,
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,153 @@
+//! The SCReAM sender endpoint: the library's `Sender` with one media source per stream.
+
+use super::media::MediaStream;
+use crate::compat;
+use crate::metrics::{Sample, StreamMetrics};
+use crate::packet::{Body, Media, Packet};
+use scream::sender::{Event, Sender, StreamId, Transmit};
+use scream::wire::ccfb::TimestampUnwrapper;
+use scream::{Duration, Instant};
+
+/// A SCReAM sender and its streams (stream `j` of the sender is `streams[j]`).
+#[derive(Debug)]
+pub(crate) struct ScreamSender {
+    sender: Sender,
+    streams: Vec<(StreamId, MediaStream)>,
+    flow: u32,
+    route: u32,
+    start: Instant,
+    stop: Instant,
+    /// The pacer's next slot, when `poll_transmit` last answered `At`.
+    pacing_at: Option<Instant>,
+    /// Extends the 32-bit report timestamps of this flow's RFC 8888 feedback.
+    unwrapper: TimestampUnwrapper,
+}
+
+impl ScreamSender {
+    pub(crate) fn new(
+        sender: Sender,
+        streams: Vec<(StreamId, MediaStream)>,
+        flow: u32,
+        route: u32,
+        active: (Instant, Instant),
+    ) -> Self {
+        Self {
+            sender,
+            streams,
+            flow,
+            route,
+            start: active.0,
+            stop: active.1,
+            pacing_at: None,
+            unwrapper: TimestampUnwrapper::new(),
+        }
+    }
+
+    pub(crate) fn handle_packet(&mut self, now: Instant, packet: Packet) {
+        let Body::Feedback(msg) = packet.body else {
+            return;
+        };
+        if let Some(fb) = compat::decode(msg, &mut self.unwrapper) {
+            self.sender.on_feedback(now, &fb);
+        }
+    }
+
+    pub(crate) fn handle_timeout(&mut self, now: Instant, metrics: &mut [StreamMetrics]) {
+        for (id, s) in &mut self.streams {
+            while s.clock.next().is_some_and(|t| t <= now) {
+                s.clock.tick();
+                let frame = s.source.next_frame();
+                if let Some(m) = metrics.get_mut(s.global as usize) {
+                    m.on_frame(frame.size_bytes);
+                }
+                self.sender.on_media_frame(now, *id, frame);
+            }
+        }
+        if self.sender.poll_timeout().is_some_and(|t| t <= now) {
+            self.sender.handle_timeout(now);
+        }
+    }
+
+    pub(crate) fn poll_transmit(&mut self, now: Instant) -> Option<Packet> {
+        match self.sender.poll_transmit(now) {
+            Transmit::Now(sp) => {
+                self.pacing_at = None;
+                let global = self
+                    .streams
+                    .get(sp.stream.index())
+                    .map_or(0, |(_, s)| s.global);
+                let media = Media {
+                    stream: global,
+                    ssrc: sp.ssrc,
+                    seq: sp.seq,
+                    marker: sp.marker,
+                    frame: Some(sp.frame_index),
+                    frame_enqueued_at: sp.frame_enqueued_at,
+                };
+                let body = Body::Media(media);
+                Some(Packet::new(
+                    sp.size_bytes,
+                    sp.ecn,
+                    self.flow,
+                    self.route,
+                    now,
+                    body,
+                ))
+            }
+            other => {
+                self.pacing_at = match other {
+                    Transmit::At(t) => Some(t),
+                    _ => None,
+                };
+                // The encoders learn new targets once the sender has nothing more to say.
+                self.apply_events();
+                None
+            }
+        }
+    }
+
+    fn apply_events(&mut self) {
+        while let Some(ev) = self.sender.poll_event() {
+            let (stream, target) = match ev {
+                Event::TargetBitrate { stream, bitrate } => (stream, Some(bitrate)),
+                Event::KeyFrameRequest { stream } => (stream, None),
+            };
+            let Some((_, s)) = self.streams.get_mut(stream.index()) else {
+                continue;
+            };
+            match target {
+                Some(bitrate) => s.source.set_target(bitrate),
+                None => s.source.request_key_frame(),
+            }
+        }
+    }
+
+    pub(crate) fn poll_timeout(&self) -> Option<Instant> {
+        let frames = self
+            .streams
+            .iter()
+            .filter_map(|(_, s)| s.clock.next())
+            .min();
+        [frames, self.sender.poll_timeout(), self.pacing_at]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    pub(crate) fn write_samples(&self, now: Instant, rows: &mut [Sample]) {
+        if !(now > self.start && now <= self.stop) {
+            return;
+        }
+        let stats = self.sender.stats();
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        for (row, (id, _)) in rows.iter_mut().zip(&self.streams) {
+            row.target_mbps = Some(self.sender.target_bitrate(*id).mbps());
+            row.acked_mbps = Some(stats.rate_acked.mbps());
+            row.ref_window_bytes = Some(stats.ref_window_bytes as f64);
+            row.bytes_in_flight = Some(stats.bytes_in_flight as f64);
+            row.srtt_ms = Some(ms(stats.srtt));
+            row.est_queue_delay_ms = Some(ms(stats.queue_delay));
+            row.rtp_queue_delay_ms = stats.streams.get(id.index()).map(|s| ms(s.rtp_queue_delay));
+        }
+    }
+}
