@@ -2,7 +2,7 @@
 //! their own timeouts, and samples are taken on a fixed period.
 //!
 //! The world names no algorithm. It moves packets along routes, lets each directed
-//! link and each endpoint (see [`crate::endpoint`]) handle them, and records what is
+//! link and each endpoint (the `endpoint` module) handle them, and records what is
 //! true where it happens: a stream's packets when its sender releases them, when they
 //! leave the last link of their route, when a link drops them and when they reach the
 //! receiver; a flow's feedback likewise.
