@@ -123,6 +123,8 @@ pub struct ReceiverStats {
     pub ce_marked: u64,
     /// Reports produced.
     pub reports: u64,
+    /// SSRCs whose reception history is kept at the moment (a gauge, not a counter).
+    pub ssrcs_tracked: usize,
 }
 
 /// Consecutive too-old packets after which the sender is assumed to have restarted its
@@ -236,7 +238,10 @@ impl Receiver {
 
     /// Counters.
     pub fn stats(&self) -> ReceiverStats {
-        self.stats
+        ReceiverStats {
+            ssrcs_tracked: self.streams.len(),
+            ..self.stats
+        }
     }
 
     fn report_due(&self, now: Instant) -> bool {
