@@ -1,32 +1,19 @@
 //! The SCReAM receiver: per-SSRC reception history and feedback cadence.
 //!
-//! # Call order
-//!
-//! ```text
-//! inputs : on_packet(now, ReceivedPacket)  -> updates the reception history
-//! outputs: poll_feedback(now)              -> Some(report) when one is due
-//!          poll_timeout()                  -> when a report falls due if nothing arrives
-//! ```
-//!
-//! After each `on_packet`, and when `poll_timeout()` is reached, call `poll_feedback`
-//! until it returns `None`. A report is due when `packets_per_report` packets arrived
-//! since the last one, when a packet carries the RTP marker bit (end of a frame), or
-//! when `max_report_interval` passed since the last report and something new arrived.
-//! Each report covers the last `report_window` sequence numbers of every stream that
-//! received something since the previous report, so a lost report is repaired by the
-//! next one as long as fewer than `report_window` packets arrive in between.
-//!
-//! Arrival times in reports are this receiver's `now` values, expressed as
-//! [`RemoteInstant`] for the sender.
+//! [`Receiver`] documents its call contract: call order, how it treats the caller's
+//! time, and what it costs.
 
+mod clock;
 mod config;
 mod history;
 
+pub use clock::CLOCK_STEP_TOLERANCE;
 pub use config::{MAX_REPORT_WINDOW, ReceiverConfig, ReceiverConfigError};
 
 use crate::ecn::Ecn;
 use crate::feedback::Feedback;
 use crate::time::{Instant, RemoteInstant};
+use clock::Clock;
 use history::{Recorded, SsrcHistory};
 
 /// An RTP packet as seen by the receiver.
@@ -63,6 +50,9 @@ pub struct ReceiverStats {
     pub reports: u64,
     /// SSRCs whose reception history is kept at the moment (a gauge, not a counter).
     pub ssrcs_tracked: usize,
+    /// Times the caller's `now` stepped back by more than [`CLOCK_STEP_TOLERANCE`] and
+    /// the receiver's clock was re-anchored (see [`Receiver`], *Time*).
+    pub clock_steps_back: u64,
 }
 
 /// Consecutive too-old packets after which the sender is assumed to have restarted its
@@ -70,9 +60,54 @@ pub struct ReceiverStats {
 const RESTART_AFTER_TOO_OLD: u32 = 16;
 
 /// A SCReAM receiver.
+///
+/// # Call order
+///
+/// ```text
+/// inputs : on_packet(now, ReceivedPacket)  -> updates the reception history
+/// outputs: poll_feedback(now)              -> Some(report) when one is due
+///          poll_timeout()                  -> when a report falls due if nothing arrives
+/// getters: stats()
+/// ```
+///
+/// After each `on_packet`, and when `poll_timeout()` is reached, call `poll_feedback`
+/// until it returns `None`. A report is due when `packets_per_report` packets arrived
+/// since the last one, when a packet carries the RTP marker bit (end of a frame), or
+/// when `max_report_interval` passed since the last report and something new arrived.
+/// Each report covers the last `report_window` sequence numbers of every stream that
+/// received something since the previous report, so a lost report is repaired by the
+/// next one as long as fewer than `report_window` packets arrive in between.
+///
+/// # Time
+///
+/// `now` is the caller's clock; it should not go backwards, but the receiver copes if
+/// it does. The receiver keeps its own clock, which never goes backwards:
+///
+/// - a `now` later than any before advances it (a jump ahead is taken as elapsed time);
+/// - a `now` earlier than the latest by at most [`CLOCK_STEP_TOLERANCE`] (100 ms) is
+///   clamped to the latest: a packet arriving then is stamped with the latest instant;
+/// - a `now` earlier by more is a step of the caller's clock: the receiver's clock
+///   continues from its latest instant and from then on advances with the caller's
+///   (counted in [`ReceiverStats::clock_steps_back`]).
+///
+/// Arrival times and report times in feedback are on the receiver's clock, expressed as
+/// [`RemoteInstant`] for the sender; after a step they keep advancing at the caller's
+/// pace. `poll_timeout()` is on the caller's clock. So whatever `now` does, the
+/// packet-count and marker triggers fire at once, and the interval timer falls due at
+/// most `max_report_interval` (plus the tolerance, after a clamp) after the caller's
+/// latest `now`.
+///
+/// A single `now` far in the future (a bogus time stamp) moves the receiver's clock
+/// there for good: when the caller's time returns, that is a step back, and reports
+/// carry times offset by the jump. The sender sees one step in one-way delay; reports
+/// keep their cadence. At `Instant::MAX` the receiver's clock cannot advance any more:
+/// the interval has then always run out, so every packet is reported at once (at most
+/// one report per packet) rather than never.
 #[derive(Debug)]
 pub struct Receiver {
     config: ReceiverConfig,
+    /// Every instant below is on this clock, never on the caller's.
+    clock: Clock,
     streams: Vec<SsrcHistory>,
     /// Packets accepted since the last report (all streams).
     unreported: u32,
@@ -91,6 +126,7 @@ impl Receiver {
         config.validate()?;
         Ok(Self {
             config,
+            clock: Clock::default(),
             streams: Vec::new(),
             unreported: 0,
             marker_pending: false,
@@ -103,6 +139,7 @@ impl Receiver {
 
     /// A media packet arrived at `now` (receiver clock).
     pub fn on_packet(&mut self, now: Instant, packet: ReceivedPacket) {
+        let now = self.clock.observe(now);
         let window = usize::from(self.config.report_window);
         let idx = match self.streams.iter().position(|s| s.ssrc == packet.ssrc) {
             Some(i) => i,
@@ -142,6 +179,7 @@ impl Receiver {
 
     /// The next feedback report, if one is due at `now`.
     pub fn poll_feedback(&mut self, now: Instant) -> Option<Feedback> {
+        let now = self.clock.observe(now);
         if !self.report_due(now) {
             return None;
         }
@@ -161,28 +199,36 @@ impl Receiver {
         Some(feedback)
     }
 
-    /// When the next report falls due if no packet arrives; `None` when nothing is
-    /// waiting to be reported.
+    /// When the next report falls due if no packet arrives, on the caller's clock;
+    /// `None` when nothing is waiting to be reported. An instant in the past means now.
     pub fn poll_timeout(&self) -> Option<Instant> {
-        if self.unreported == 0 {
-            return None;
-        }
-        if self.marker_pending || self.unreported >= self.config.packets_per_report {
-            return self.first_unreported_at;
-        }
-        let since = self.last_report.or(self.first_unreported_at)?;
-        Some(since + self.config.max_report_interval)
+        self.due().map(|due| self.clock.to_caller(due))
     }
 
     /// Counters.
     pub fn stats(&self) -> ReceiverStats {
         ReceiverStats {
             ssrcs_tracked: self.streams.len(),
+            clock_steps_back: self.clock.steps_back(),
             ..self.stats
         }
     }
 
+    /// When the next report falls due, on the receiver's clock.
+    fn due(&self) -> Option<Instant> {
+        if self.unreported == 0 {
+            return None;
+        }
+        if self.marker_pending || self.unreported >= self.config.packets_per_report {
+            return self.first_unreported_at;
+        }
+        // The receiver's clock never goes back, so this lies at most one interval after
+        // its latest instant: the timer cannot be wedged by a jump of the caller's time.
+        let since = self.last_report.or(self.first_unreported_at)?;
+        Some(since + self.config.max_report_interval)
+    }
+
     fn report_due(&self, now: Instant) -> bool {
-        self.poll_timeout().is_some_and(|due| due <= now)
+        self.due().is_some_and(|due| due <= now)
     }
 }
