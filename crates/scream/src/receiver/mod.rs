@@ -55,10 +55,6 @@ pub struct ReceiverStats {
     pub clock_steps_back: u64,
 }
 
-/// Consecutive too-old packets after which the sender is assumed to have restarted its
-/// sequence numbers (RFC 3550 §A.1 handles such jumps with a similar probation).
-const RESTART_AFTER_TOO_OLD: u32 = 16;
-
 /// A SCReAM receiver.
 ///
 /// # Call order
@@ -116,7 +112,6 @@ pub struct Receiver {
     /// Arrival of the first unreported packet: the interval timer runs from here when
     /// no report was sent yet.
     first_unreported_at: Option<Instant>,
-    consecutive_too_old: u32,
     stats: ReceiverStats,
 }
 
@@ -132,7 +127,6 @@ impl Receiver {
             marker_pending: false,
             last_report: None,
             first_unreported_at: None,
-            consecutive_too_old: 0,
             stats: ReceiverStats::default(),
         })
     }
@@ -144,29 +138,27 @@ impl Receiver {
         let idx = match self.streams.iter().position(|s| s.ssrc == packet.ssrc) {
             Some(i) => i,
             None => {
-                self.streams
-                    .push(SsrcHistory::new(packet.ssrc, window, packet.seq));
+                let mut history = SsrcHistory::new(window);
+                history.restart(packet.ssrc, packet.seq);
+                self.streams.push(history);
                 self.streams.len() - 1
             }
         };
-        let mut outcome = self.streams[idx].record(now, packet.seq, packet.ecn);
-        if outcome == Recorded::TooOld {
-            self.consecutive_too_old += 1;
-            if self.consecutive_too_old >= RESTART_AFTER_TOO_OLD {
-                self.stats.restarts += 1;
-                self.streams[idx] = SsrcHistory::new(packet.ssrc, window, packet.seq);
-                outcome = self.streams[idx].record(now, packet.seq, packet.ecn);
-            }
-        }
+        let stream = &mut self.streams[idx];
+        // A restart forgets the stream's unreported packets: keep the total in step.
+        let before = stream.unreported;
+        let outcome = stream.record(now, packet.seq, packet.ecn);
+        self.unreported = self.unreported - before + stream.unreported;
         match outcome {
-            Recorded::New => {
-                self.consecutive_too_old = 0;
+            Recorded::New | Recorded::Restarted => {
+                if outcome == Recorded::Restarted {
+                    self.stats.restarts += 1;
+                }
                 self.stats.packets_received += 1;
                 self.stats.bytes_received += u64::from(packet.size_bytes);
                 if packet.ecn == Ecn::Ce {
                     self.stats.ce_marked += 1;
                 }
-                self.unreported += 1;
                 self.first_unreported_at.get_or_insert(now);
                 if packet.marker && self.config.report_on_marker {
                     self.marker_pending = true;
