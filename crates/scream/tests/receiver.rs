@@ -189,6 +189,28 @@ fn invalid_config_names_the_field() {
         ..ReceiverConfig::default()
     };
     assert_eq!(Receiver::new(cfg).unwrap_err().field, "packets_per_report");
+    for max_ssrcs in [0, 4097] {
+        let cfg = ReceiverConfig {
+            max_ssrcs,
+            ..ReceiverConfig::default()
+        };
+        let err = Receiver::new(cfg).unwrap_err();
+        assert_eq!(err.field, "max_ssrcs");
+        assert!(err.to_string().contains("1..=4096"), "{err}");
+    }
+    // The history the peer can make the receiver hold is bounded as a whole too.
+    let cfg = ReceiverConfig {
+        max_ssrcs: 65,
+        report_window: 16384,
+        ..ReceiverConfig::default()
+    };
+    assert_eq!(Receiver::new(cfg).unwrap_err().field, "max_ssrcs");
+    let cfg = ReceiverConfig {
+        max_ssrcs: 64,
+        report_window: 16384,
+        ..ReceiverConfig::default()
+    };
+    assert!(Receiver::new(cfg).is_ok());
 }
 
 #[test]

@@ -6,15 +6,19 @@
 mod clock;
 mod config;
 mod history;
+mod streams;
 
 pub use clock::CLOCK_STEP_TOLERANCE;
-pub use config::{MAX_REPORT_WINDOW, ReceiverConfig, ReceiverConfigError};
+pub use config::{
+    MAX_HISTORY_SLOTS, MAX_REPORT_WINDOW, MAX_SSRCS, ReceiverConfig, ReceiverConfigError,
+};
 
 use crate::ecn::Ecn;
 use crate::feedback::Feedback;
 use crate::time::{Instant, RemoteInstant};
 use clock::Clock;
-use history::{Recorded, SsrcHistory};
+use history::Recorded;
+use streams::StreamTable;
 
 /// An RTP packet as seen by the receiver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +37,7 @@ pub struct ReceivedPacket {
 
 /// Counters kept by the receiver.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ReceiverStats {
     /// Packets accepted into the history.
     pub packets_received: u64,
@@ -48,8 +53,11 @@ pub struct ReceiverStats {
     pub ce_marked: u64,
     /// Reports produced.
     pub reports: u64,
-    /// SSRCs whose reception history is kept at the moment (a gauge, not a counter).
+    /// SSRCs whose reception history is kept at the moment (a gauge, not a counter);
+    /// at most [`ReceiverConfig::max_ssrcs`].
     pub ssrcs_tracked: usize,
+    /// Streams evicted to make room for a new SSRC (see [`Receiver`], *Many SSRCs*).
+    pub ssrcs_evicted: u64,
     /// Times the caller's `now` stepped back by more than [`CLOCK_STEP_TOLERANCE`] and
     /// the receiver's clock was re-anchored (see [`Receiver`], *Time*).
     pub clock_steps_back: u64,
@@ -99,14 +107,38 @@ pub struct ReceiverStats {
 /// keep their cadence. At `Instant::MAX` the receiver's clock cannot advance any more:
 /// the interval has then always run out, so every packet is reported at once (at most
 /// one report per packet) rather than never.
+///
+/// # Many SSRCs
+///
+/// SSRCs are chosen by whoever sends the packets, and spoofing RTP is enough to send
+/// many. The receiver keeps the history of at most [`ReceiverConfig::max_ssrcs`]
+/// streams. A packet of a new SSRC when all are taken evicts a stream: first the one
+/// idle the longest among those still on probation (fewer than two packets, as in
+/// RFC 3550 §A.1), else the established stream idle the longest. Random forged SSRCs
+/// thus displace one another, and genuine streams keep their history however many
+/// forged packets arrive between two of theirs; a forger that sends each SSRC twice can
+/// displace established streams, but only the one idle the longest each time. The
+/// packets of an evicted stream are reported no more; if it sends again, it starts
+/// over as a new stream. Evictions are counted in [`ReceiverStats::ssrcs_evicted`].
+///
+/// What a flood of packets with random SSRCs costs, whatever its size:
+///
+/// - memory: at most `max_ssrcs` histories of `report_window` slots of 24 bytes, plus
+///   about 100 bytes per stream: about 100 KiB with the defaults, at most 24 MiB with
+///   any valid configuration. Once the table is full, a packet allocates nothing
+///   (an evicted stream's ring is reused without clearing it);
+/// - CPU per packet: a lookup and, for a new SSRC, an eviction, both O(log max_ssrcs)
+///   (one ordered-map search, removal and insertion; the eviction order is O(1)); no
+///   step scans the table. A report costs O(k log k + entries) for the k streams in
+///   it, and at most one report per packet is made. Measured in a release build
+///   (`tests/receiver_flood.rs`): about 160 ns per packet with the defaults, reports
+///   included, and 330 ns with 4096 SSRCs; 10^6 packets take well under a second.
 #[derive(Debug)]
 pub struct Receiver {
     config: ReceiverConfig,
     /// Every instant below is on this clock, never on the caller's.
     clock: Clock,
-    streams: Vec<SsrcHistory>,
-    /// Packets accepted since the last report (all streams).
-    unreported: u32,
+    streams: StreamTable,
     marker_pending: bool,
     last_report: Option<Instant>,
     /// Arrival of the first unreported packet: the interval timer runs from here when
@@ -119,11 +151,11 @@ impl Receiver {
     /// A receiver with `config`, which must pass [`ReceiverConfig::validate`].
     pub fn new(config: ReceiverConfig) -> Result<Self, ReceiverConfigError> {
         config.validate()?;
+        let streams = StreamTable::new(config.max_ssrcs, usize::from(config.report_window));
         Ok(Self {
             config,
             clock: Clock::default(),
-            streams: Vec::new(),
-            unreported: 0,
+            streams,
             marker_pending: false,
             last_report: None,
             first_unreported_at: None,
@@ -134,21 +166,9 @@ impl Receiver {
     /// A media packet arrived at `now` (receiver clock).
     pub fn on_packet(&mut self, now: Instant, packet: ReceivedPacket) {
         let now = self.clock.observe(now);
-        let window = usize::from(self.config.report_window);
-        let idx = match self.streams.iter().position(|s| s.ssrc == packet.ssrc) {
-            Some(i) => i,
-            None => {
-                let mut history = SsrcHistory::new(window);
-                history.restart(packet.ssrc, packet.seq);
-                self.streams.push(history);
-                self.streams.len() - 1
-            }
-        };
-        let stream = &mut self.streams[idx];
-        // A restart forgets the stream's unreported packets: keep the total in step.
-        let before = stream.unreported;
-        let outcome = stream.record(now, packet.seq, packet.ecn);
-        self.unreported = self.unreported - before + stream.unreported;
+        let outcome = self
+            .streams
+            .record(now, packet.ssrc, packet.seq, packet.ecn);
         match outcome {
             Recorded::New | Recorded::Restarted => {
                 if outcome == Recorded::Restarted {
@@ -179,11 +199,7 @@ impl Receiver {
             report_time: RemoteInstant::from_nanos(now.as_nanos()),
             reports: vec![],
         };
-        for stream in self.streams.iter_mut().filter(|s| s.unreported > 0) {
-            stream.report_into(&mut feedback.reports);
-            stream.unreported = 0;
-        }
-        self.unreported = 0;
+        self.streams.report_into(&mut feedback.reports);
         self.marker_pending = false;
         self.first_unreported_at = None;
         self.last_report = Some(now);
@@ -201,6 +217,7 @@ impl Receiver {
     pub fn stats(&self) -> ReceiverStats {
         ReceiverStats {
             ssrcs_tracked: self.streams.len(),
+            ssrcs_evicted: self.streams.evicted(),
             clock_steps_back: self.clock.steps_back(),
             ..self.stats
         }
@@ -208,10 +225,11 @@ impl Receiver {
 
     /// When the next report falls due, on the receiver's clock.
     fn due(&self) -> Option<Instant> {
-        if self.unreported == 0 {
+        let unreported = self.streams.unreported();
+        if unreported == 0 {
             return None;
         }
-        if self.marker_pending || self.unreported >= self.config.packets_per_report {
+        if self.marker_pending || unreported >= self.config.packets_per_report {
             return self.first_unreported_at;
         }
         // The receiver's clock never goes back, so this lies at most one interval after
