@@ -142,7 +142,8 @@ impl SsrcHistory {
         };
         self.highest = self.highest.max(ext);
         self.first = self.first.min(ext);
-        self.unreported += 1;
+        // Saturating: a caller that never polls cannot make this overflow.
+        self.unreported = self.unreported.saturating_add(1);
         self.accepted = self.accepted.saturating_add(1);
         self.too_old_run = 0;
         outcome

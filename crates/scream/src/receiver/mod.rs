@@ -96,10 +96,10 @@ pub struct ReceiverStats {
 ///
 /// Arrival times and report times in feedback are on the receiver's clock, expressed as
 /// [`RemoteInstant`] for the sender; after a step they keep advancing at the caller's
-/// pace. `poll_timeout()` is on the caller's clock. So whatever `now` does, the
-/// packet-count and marker triggers fire at once, and the interval timer falls due at
-/// most `max_report_interval` (plus the tolerance, after a clamp) after the caller's
-/// latest `now`.
+/// pace. `poll_timeout()` is on the caller's clock, as of the latest `now` the
+/// receiver saw. So whatever `now` does, the packet-count and marker triggers fire at
+/// once, and the interval timer falls due at most `max_report_interval` (plus the
+/// tolerance, after a clamp) after the latest `now`.
 ///
 /// A single `now` far in the future (a bogus time stamp) moves the receiver's clock
 /// there for good: when the caller's time returns, that is a step back, and reports
@@ -119,14 +119,19 @@ pub struct ReceiverStats {
 /// forged packets arrive between two of theirs; a forger that sends each SSRC twice can
 /// displace established streams, but only the one idle the longest each time. The
 /// packets of an evicted stream are reported no more; if it sends again, it starts
-/// over as a new stream. Evictions are counted in [`ReceiverStats::ssrcs_evicted`].
+/// over as a new stream. A stream that starts during a flood fast enough to displace
+/// it between its first two packets thus starts over at each packet: each is still
+/// reported (unless more than `max_ssrcs` new SSRCs arrive before the next report),
+/// but losses between them are not, until the flood eases. Evictions are counted in
+/// [`ReceiverStats::ssrcs_evicted`].
 ///
 /// What a flood of packets with random SSRCs costs, whatever its size:
 ///
 /// - memory: at most `max_ssrcs` histories of `report_window` slots of 24 bytes, plus
-///   about 100 bytes per stream: about 100 KiB with the defaults, at most 24 MiB with
-///   any valid configuration. Once the table is full, a packet allocates nothing
-///   (an evicted stream's ring is reused without clearing it);
+///   about 100 bytes per stream: about 100 KiB with the defaults, at most about 24 MiB
+///   with any valid configuration. Once the table is full, a packet allocates nothing
+///   but the reports it triggers (an evicted stream's ring is reused without clearing
+///   it);
 /// - CPU per packet: a lookup and, for a new SSRC, an eviction, both O(log max_ssrcs)
 ///   (one ordered-map search, removal and insertion; the eviction order is O(1)); no
 ///   step scans the table. A report costs O(k log k + entries) for the k streams in
@@ -163,7 +168,7 @@ impl Receiver {
         })
     }
 
-    /// A media packet arrived at `now` (receiver clock).
+    /// A media packet arrived at `now` (the caller's clock; see *Time* above).
     pub fn on_packet(&mut self, now: Instant, packet: ReceivedPacket) {
         let now = self.clock.observe(now);
         let outcome = self
@@ -229,7 +234,7 @@ impl Receiver {
         if unreported == 0 {
             return None;
         }
-        if self.marker_pending || unreported >= self.config.packets_per_report {
+        if self.marker_pending || unreported >= u64::from(self.config.packets_per_report) {
             return self.first_unreported_at;
         }
         // The receiver's clock never goes back, so this lies at most one interval after

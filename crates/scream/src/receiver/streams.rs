@@ -72,8 +72,8 @@ pub(crate) struct StreamTable {
     lists: [Lru; 2],
     /// Slots whose stream may have unreported packets; every slot with some is here.
     dirty: Vec<u32>,
-    /// Sum of the entries' unreported packets.
-    unreported: u32,
+    /// Sum of the entries' unreported packets (each of which saturates at `u32::MAX`).
+    unreported: u64,
     max: usize,
     window: usize,
     evicted: u64,
@@ -101,7 +101,7 @@ impl StreamTable {
     }
 
     /// Packets recorded and not yet reported, over all streams.
-    pub(crate) fn unreported(&self) -> u32 {
+    pub(crate) fn unreported(&self) -> u64 {
         self.unreported
     }
 
@@ -120,7 +120,7 @@ impl StreamTable {
         let before = entry.history.unreported;
         let recorded = entry.history.record(now, seq, ecn);
         // A restart drops the stream's unreported packets; keep the sum in step.
-        self.unreported = self.unreported - before + entry.history.unreported;
+        self.unreported = self.unreported - u64::from(before) + u64::from(entry.history.unreported);
         if entry.history.unreported > 0 && !entry.dirty {
             entry.dirty = true;
             self.dirty.push(slot);
@@ -176,7 +176,7 @@ impl StreamTable {
                 probation
             };
             let entry = &mut self.entries[slot as usize];
-            self.unreported -= entry.history.unreported;
+            self.unreported -= u64::from(entry.history.unreported);
             self.index.remove(&entry.history.ssrc);
             self.evicted += 1;
             self.touch(slot, Standing::Probation);
@@ -271,7 +271,11 @@ mod tests {
         assert_eq!(listed, tracked(t));
         assert_eq!(t.index.len(), t.entries.len());
         assert!(t.entries.len() <= t.max);
-        let sum: u32 = t.entries.iter().map(|e| e.history.unreported).sum();
+        let sum: u64 = t
+            .entries
+            .iter()
+            .map(|e| u64::from(e.history.unreported))
+            .sum();
         assert_eq!(sum, t.unreported);
         for (slot, e) in t.entries.iter().enumerate() {
             assert_eq!(t.index[&e.history.ssrc], slot as u32);
