@@ -189,4 +189,60 @@ fn invalid_config_names_the_field() {
         ..ReceiverConfig::default()
     };
     assert_eq!(Receiver::new(cfg).unwrap_err().field, "packets_per_report");
+    for max_ssrcs in [0, 4097] {
+        let cfg = ReceiverConfig {
+            max_ssrcs,
+            ..ReceiverConfig::default()
+        };
+        let err = Receiver::new(cfg).unwrap_err();
+        assert_eq!(err.field, "max_ssrcs");
+        assert!(err.to_string().contains("1..=4096"), "{err}");
+    }
+    // The history the peer can make the receiver hold is bounded as a whole too.
+    let cfg = ReceiverConfig {
+        max_ssrcs: 65,
+        report_window: 16384,
+        ..ReceiverConfig::default()
+    };
+    assert_eq!(Receiver::new(cfg).unwrap_err().field, "max_ssrcs");
+    let cfg = ReceiverConfig {
+        max_ssrcs: 64,
+        report_window: 16384,
+        ..ReceiverConfig::default()
+    };
+    assert!(Receiver::new(cfg).is_ok());
+}
+
+#[test]
+fn a_sequence_restart_is_followed_while_another_stream_flows() {
+    let mut rx = Receiver::new(ReceiverConfig::default()).unwrap();
+    rx.on_packet(ms(1), pkt(7, 30000, false));
+    // Stream 7 restarts at 1000 while stream 8 keeps sending in between: the too-old run
+    // of one stream is its own, not broken by another stream's packets.
+    for i in 0..20u16 {
+        rx.on_packet(ms(2), pkt(7, 1000 + i, false));
+        rx.on_packet(ms(2), pkt(8, i, false));
+    }
+    assert_eq!(rx.stats().restarts, 1);
+    let fb = rx.poll_feedback(ms(100)).unwrap();
+    let seven: Vec<u16> = fb
+        .reports
+        .iter()
+        .filter(|r| r.ssrc == 7 && matches!(r.status, PacketStatus::Received { .. }))
+        .map(|r| r.seq)
+        .collect();
+    assert_eq!(seven, (1015..1020).collect::<Vec<_>>());
+}
+
+#[test]
+fn too_old_packets_of_one_stream_do_not_restart_another() {
+    let mut rx = Receiver::new(ReceiverConfig::default()).unwrap();
+    rx.on_packet(ms(1), pkt(7, 30000, false));
+    rx.on_packet(ms(1), pkt(8, 30000, false));
+    for i in 0..15u16 {
+        rx.on_packet(ms(2), pkt(7, 1000 + i, false));
+    }
+    // One too-old packet on stream 8 after 15 on stream 7: no restart of stream 8.
+    rx.on_packet(ms(2), pkt(8, 1000, false));
+    assert_eq!(rx.stats().restarts, 0);
 }
