@@ -194,12 +194,14 @@ fn parse_table(text: &str, spec: &TableSpec) -> Result<Capacity, TraceError> {
         }
         let t = field(spec.time_column, "time")?;
         let r = field(spec.rate_column, "rate")?;
+        // As written, for the messages (both columns exist: `field` found them).
+        let (raw_t, raw_r) = (cols[spec.time_column], cols[spec.rate_column]);
         if t > MAX_TABLE_TIME_S {
             return Err(TraceError::Parse {
                 line,
                 reason: format!(
-                    "time {t} s is beyond {MAX_TABLE_TIME_S:e} s (about 317 years), the \
-                     latest whose nanoseconds fit in 64 bits"
+                    "time `{raw_t}` s is beyond {MAX_TABLE_TIME_S:e} s (about 317 years), \
+                     the latest whose nanoseconds fit in 64 bits"
                 ),
             });
         }
@@ -208,7 +210,7 @@ fn parse_table(text: &str, spec: &TableSpec) -> Result<Capacity, TraceError> {
             return Err(TraceError::Parse {
                 line,
                 reason: format!(
-                    "rate `{r}` is {:e} bit/s: a rate must be 0 (an outage) or in \
+                    "rate `{raw_r}` is {:e} bit/s: a rate must be 0 (an outage) or in \
                      [{MIN_RATE_BPS}, {MAX_TRACE_RATE_BPS:e}] bit/s (check the unit)",
                     rate.bps()
                 ),
