@@ -169,6 +169,19 @@ fn bitrates_of_1e300_mbps_are_rejected() {
         refusal(&["flows.0.algorithm=cbr", "flows.0.start_bitrate_mbps=1e300"]),
         "flows[0].start_bitrate_mbps must be in [0.001, 1e5] Mbit/s (is 1e300)"
     );
+    // Within the range, a cbr flow's packets are bounded too: 100 Gbit/s for 2 s is
+    // 2.5 x 10^7 packets of 1012 bytes, which a 60 s path would all hold (2.3 GB).
+    let e = refusal(&["flows.0.algorithm=cbr", "flows.0.start_bitrate_mbps=1e5"]);
+    assert!(
+        e.starts_with("flows[0].start_bitrate_mbps makes the cbr flows send 2.470e7 packets"),
+        "{e}"
+    );
+    let ok = default_with(&[
+        "flows.0.algorithm=cbr",
+        "flows.0.start_bitrate_mbps=1e5",
+        "flows.0.stop_s=1.5",
+    ]);
+    assert_eq!(ok.validate(), Ok(()));
 }
 
 #[test]

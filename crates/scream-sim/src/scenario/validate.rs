@@ -45,6 +45,13 @@ pub const MAX_DURATION_S: f64 = r::DURATION_S.max;
 /// Most time-series rows a run may produce (flow streams x samples). The rows are kept
 /// for the plots; at about 200 bytes each this bounds them to about 2 GB.
 pub const MAX_SAMPLE_ROWS: f64 = 1e7;
+/// Most packets the `cbr` flows of a run may send. Unlike a SCReAM flow, a `cbr` flow
+/// ignores the network: its cost is its rate times its active time, at about 1 µs of
+/// CPU per packet and link, and a long path or an unlimited queue holds its packets in
+/// memory (about 100 bytes each). 2 x 10^7 bounds that to about 2 GB, as the rows
+/// above, and allows for instance 10 Mbit/s for four and a half hours, or 100 Gbit/s
+/// for 1.6 s.
+pub const MAX_CBR_PACKETS: f64 = 2e7;
 
 impl Scenario {
     /// Checks every value; the first problem found is returned.
@@ -128,6 +135,48 @@ impl Scenario {
                 );
             }
             self.validate_flow(&key, f, &names)?;
+        }
+        self.validate_cbr_packets()
+    }
+
+    /// The packets of all `cbr` flows together (see [`MAX_CBR_PACKETS`]); the error
+    /// names the start bitrate of the flow that goes over.
+    fn validate_cbr_packets(&self) -> Check {
+        let mut total = 0.0;
+        for (i, f) in self.flows.iter().enumerate() {
+            if f.algorithm != Algorithm::Cbr {
+                continue;
+            }
+            let mss =
+                f.params.get("mss_bytes").copied().unwrap_or_else(|| {
+                    f64::from(scream::sender::SenderConfig::default().mss_bytes)
+                });
+            // As the CBR source sends them: the payload plus the RTP header.
+            let packet_bits = (mss + 12.0) * 8.0;
+            let stop = if f.stop_s > 0.0 {
+                f.stop_s
+            } else {
+                self.duration_s
+            };
+            let active_s = (stop.min(self.duration_s) - f.start_s).max(0.0);
+            for (j, st) in f.effective_streams("").iter().enumerate() {
+                total += st.start_bitrate_mbps * 1e6 * active_s / packet_bits;
+                if total > MAX_CBR_PACKETS {
+                    let key = if f.streams.is_empty() {
+                        format!("flows[{i}].start_bitrate_mbps")
+                    } else {
+                        format!("flows[{i}].streams[{j}].start_bitrate_mbps")
+                    };
+                    return fail(
+                        key,
+                        format!(
+                            "makes the cbr flows send {total:.3e} packets over their active \
+                             time; at most {MAX_CBR_PACKETS:e} are simulated per run: lower \
+                             the rate or shorten the flow"
+                        ),
+                    );
+                }
+            }
         }
         Ok(())
     }
