@@ -145,7 +145,8 @@ pub const CAPACITY_MBPS: Range = Range {
 };
 /// Stream bitrates, Mbit/s: 1 kbit/s, below any codec, to 100 Gbit/s, above any single
 /// media stream. The cost of a `cbr` flow grows with its rate (12 million packets per
-/// simulated second at the top).
+/// simulated second at the top), so its packets per run are bounded as well
+/// (`validate::MAX_CBR_PACKETS`).
 pub const BITRATE_MBPS: Range = Range::closed(1e-3, 1e5, "Mbit/s");
 /// Audio bitrate, kbit/s: 1 kbit/s to 100 Mbit/s, above uncompressed multichannel
 /// studio audio (about 37 Mbit/s).
