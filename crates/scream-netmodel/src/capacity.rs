@@ -7,10 +7,35 @@
 //! that carries its last byte, and bytes of an opportunity that the queue could not use
 //! are lost (as in mahimahi's link emulator). An unlimited capacity serialises in no
 //! time; a schedule may hold infinite segments too.
+//!
+//! Every model answers in bounded work for any input: a rate below [`MIN_RATE_BPS`]
+//! counts as zero, a finish time beyond the last representable nanosecond is "never",
+//! and a looping schedule skips whole periods arithmetically instead of walking them.
 
-use scream::{Bitrate, Instant};
+use scream::{Bitrate, Duration, Instant};
 
 const NANOS_PER_SEC: f64 = 1e9;
+
+/// Rates below this many bit/s count as zero (an outage). At 1 bit/s a 1500-byte
+/// packet already takes over three hours; anything slower is a link that delivers
+/// nothing within a run, and treating it as zero keeps `any_positive` meaning "can
+/// deliver".
+pub const MIN_RATE_BPS: f64 = 1.0;
+
+/// Whether `bps` can move bits at all (see [`MIN_RATE_BPS`]; `inf` can).
+fn usable(bps: f64) -> bool {
+    bps >= MIN_RATE_BPS
+}
+
+/// Time to send `bytes` at `rate`: `None` at an unusable rate, saturated at
+/// [`Duration::MAX`] when it does not fit (the library's `Bitrate::transmit_time`
+/// panics there). The conversion is the library's own, so ordinary rates give the
+/// same nanoseconds.
+pub(crate) fn transmit_time(rate: Bitrate, bytes: u64) -> Option<Duration> {
+    usable(rate.bps()).then(|| {
+        Duration::try_from_secs_f64(bytes as f64 * 8.0 / rate.bps()).unwrap_or(Duration::MAX)
+    })
+}
 
 /// What happens after the last row of a table trace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -30,25 +55,59 @@ pub struct RateSchedule {
     rates_bps: Vec<f64>,
     /// Loop period in ns (`None`: the last segment lasts forever).
     period: Option<u64>,
+    /// Bits one loop period delivers (0 without a period).
+    bits_per_period: f64,
     any_positive: bool,
     cursor: usize,
 }
 
+/// Whole periods beyond which [`RateSchedule`] integrates by multiplication rather
+/// than segment by segment. Spans shorter than this are summed exactly as they always
+/// were, so existing results keep every bit.
+const WALK_PERIODS: u64 = 64;
+
 impl RateSchedule {
     /// A schedule from `(start, rate)` rows sorted by start; the first start is taken as
     /// time zero. With `period`, the schedule repeats every `period` ns (which must be
-    /// greater than the last start). Returns `None` for an empty list.
+    /// greater than the last start). Rates below [`MIN_RATE_BPS`] count as zero, and a
+    /// schedule with no usable rate never delivers. Returns `None` for an empty list
+    /// or rows out of order.
     pub fn new(rows: &[(u64, Bitrate)], period: Option<u64>) -> Option<Self> {
         let first = rows.first()?.0;
+        if rows.windows(2).any(|w| w[1].0 < w[0].0) {
+            return None;
+        }
         let starts: Vec<u64> = rows.iter().map(|r| r.0 - first).collect();
-        let rates_bps: Vec<f64> = rows.iter().map(|r| r.1.bps()).collect();
+        let rates_bps: Vec<f64> = rows
+            .iter()
+            .map(|r| if usable(r.1.bps()) { r.1.bps() } else { 0.0 })
+            .collect();
         let last = *starts.last()?;
         let period = period.filter(|p| *p > last);
+        let bits_per_period = period.map_or(0.0, |p| {
+            (0..starts.len())
+                .map(|i| {
+                    let end = starts.get(i + 1).copied().unwrap_or(p);
+                    // An empty segment adds nothing, even at an infinite rate.
+                    match end - starts[i] {
+                        0 => 0.0,
+                        len => rates_bps[i] * len as f64 / NANOS_PER_SEC,
+                    }
+                })
+                .sum()
+        });
+        // A positive rate counts only on a segment that lasts: rows sharing a start
+        // leave all but the last of them empty.
+        let any_positive = (0..starts.len()).any(|i| {
+            let end = starts.get(i + 1).copied().or(period).unwrap_or(u64::MAX);
+            rates_bps[i] > 0.0 && end > starts[i]
+        });
         Some(Self {
-            any_positive: rates_bps.iter().any(|r| *r > 0.0),
+            any_positive,
             starts,
             rates_bps,
             period,
+            bits_per_period,
             cursor: 0,
         })
     }
@@ -86,14 +145,19 @@ impl RateSchedule {
         self.rates_bps[i]
     }
 
+    /// When `bits` starting at `start` have left, or `None` if never (within the
+    /// nanoseconds a `u64` holds).
     fn finish(&mut self, start: u64, bits: f64) -> Option<u64> {
         if !self.any_positive {
             return None;
         }
         let mut t = start;
         let mut bits = bits;
-        // Each iteration consumes one segment; a looped schedule with some positive
-        // rate makes progress at least once per period.
+        // Each iteration consumes one segment. Without a period the last segment lasts
+        // forever, so every segment is visited at most once. With a period, each
+        // period delivers `bits_per_period` > 0; at a period boundary the periods that
+        // cannot finish the packet are skipped by multiplication, leaving between one
+        // and two periods' worth to walk.
         loop {
             let (i, _, end) = self.segment(t);
             let rate = self.rates_bps[i];
@@ -109,6 +173,17 @@ impl RateSchedule {
                 return None;
             }
             t = end;
+            if let Some(p) = self.period {
+                let whole = (bits / self.bits_per_period).floor() - 1.0;
+                if t % p == 0 && whole >= 1.0 {
+                    let skip_ns = whole * p as f64;
+                    if skip_ns >= u64::MAX as f64 {
+                        return None;
+                    }
+                    t = t.checked_add(skip_ns as u64)?;
+                    bits -= whole * self.bits_per_period;
+                }
+            }
         }
     }
 
@@ -133,6 +208,15 @@ impl RateSchedule {
         let mut t = from;
         let mut bits = 0.0;
         while t < to {
+            if let Some(p) = self.period {
+                // Many whole periods ahead: count them at once.
+                let periods = (to - t) / p;
+                if t % p == 0 && periods > WALK_PERIODS {
+                    bits += periods as f64 * self.bits_per_period;
+                    t += periods * p;
+                    continue;
+                }
+            }
             let (i, _, end) = self.segment(t);
             let stop = end.min(to);
             bits += self.rates_bps[i] * (stop - t) as f64 / NANOS_PER_SEC;
@@ -155,12 +239,20 @@ pub struct MahimahiTrace {
     leftover: u32,
 }
 
+/// Latest mahimahi time stamp accepted, ms (10^13 ms, about 317 years): its
+/// nanoseconds, 10^19, still fit in a `u64` (whose limit is about 1.8 x 10^19).
+pub const MAX_MAHIMAHI_MS: u64 = 10_000_000_000_000;
+
 impl MahimahiTrace {
-    /// A trace from its time stamps in ms (sorted ascending; the last must be > 0) and the
-    /// bytes one opportunity delivers.
+    /// A trace from its time stamps in ms (sorted ascending; the last must be > 0 and
+    /// at most [`MAX_MAHIMAHI_MS`]) and the bytes one opportunity delivers.
     pub fn new(times_ms: &[u64], packet_bytes: u32) -> Option<Self> {
         let last = *times_ms.last()?;
-        if last == 0 || packet_bytes == 0 || times_ms.windows(2).any(|w| w[1] < w[0]) {
+        if last == 0
+            || last > MAX_MAHIMAHI_MS
+            || packet_bytes == 0
+            || times_ms.windows(2).any(|w| w[1] < w[0])
+        {
             return None;
         }
         Some(Self {
@@ -172,9 +264,12 @@ impl MahimahiTrace {
         })
     }
 
+    /// Time of opportunity `idx` (saturating: indices far beyond any run are "never").
     fn time_of(&self, idx: u64) -> u64 {
         let n = self.times_ns.len() as u64;
-        (idx / n) * self.period_ns + self.times_ns[(idx % n) as usize]
+        (idx / n)
+            .saturating_mul(self.period_ns)
+            .saturating_add(self.times_ns[(idx % n) as usize])
     }
 
     /// Absolute index of the first opportunity at or after `t`.
@@ -182,13 +277,14 @@ impl MahimahiTrace {
         let n = self.times_ns.len() as u64;
         let cycle = t / self.period_ns;
         let local = t % self.period_ns;
-        let i = self.times_ns.partition_point(|x| *x < local) as u64;
-        let mut idx = cycle * n + i;
-        // Opportunities stamped exactly at the period belong to the previous cycle.
-        while idx > 0 && self.time_of(idx - 1) >= t {
-            idx -= 1;
+        if local == 0 && cycle > 0 {
+            // Opportunities stamped exactly at the period belong to the previous cycle
+            // and fall on `t` itself.
+            let i = self.times_ns.partition_point(|x| *x < self.period_ns) as u64;
+            return (cycle - 1).saturating_mul(n).saturating_add(i);
         }
-        idx
+        let i = self.times_ns.partition_point(|x| *x < local) as u64;
+        cycle.saturating_mul(n).saturating_add(i)
     }
 
     /// The opportunity a packet arriving at `t` starts with, and the bytes it offers:
@@ -197,7 +293,10 @@ impl MahimahiTrace {
     fn entry(&self, t: u64) -> (u64, u32) {
         match self.current {
             Some(c) if self.leftover > 0 && self.time_of(c) >= t => (c, self.leftover),
-            Some(c) => (self.first_at_or_after(t).max(c + 1), self.packet_bytes),
+            Some(c) => (
+                self.first_at_or_after(t).max(c.saturating_add(1)),
+                self.packet_bytes,
+            ),
             None => (self.first_at_or_after(t), self.packet_bytes),
         }
     }
@@ -206,16 +305,21 @@ impl MahimahiTrace {
         self.time_of(self.entry(t).0)
     }
 
+    /// Packs `bytes` into opportunities from the entry at `start` on, in constant time
+    /// whatever the packet and opportunity sizes.
     fn finish(&mut self, start: u64, bytes: u32) -> u64 {
-        let (mut idx, mut avail) = self.entry(start);
-        let mut remaining = bytes;
-        while remaining > avail {
-            remaining -= avail;
-            idx += 1;
-            avail = self.packet_bytes;
-        }
+        let (idx, avail) = self.entry(start);
+        let (idx, leftover) = if bytes <= avail {
+            (idx, avail - bytes)
+        } else {
+            let rest = u64::from(bytes - avail);
+            let per = u64::from(self.packet_bytes);
+            let more = rest.div_ceil(per);
+            // `more * per - rest` < `per`, so it fits the u32 it came from.
+            (idx.saturating_add(more), (more * per - rest) as u32)
+        };
         self.current = Some(idx);
-        self.leftover = avail - remaining;
+        self.leftover = leftover;
         self.time_of(idx)
     }
 
@@ -279,7 +383,7 @@ impl Capacity {
         let ns = t.as_nanos();
         match self {
             Self::Unlimited => Some(t),
-            Self::Constant(r) => (r.bps() > 0.0).then_some(t),
+            Self::Constant(r) => usable(r.bps()).then_some(t),
             Self::Schedule(s) => s.first_positive_at_or_after(ns).map(Instant::from_nanos),
             Self::Mahimahi(m) => Some(Instant::from_nanos(m.service_start(ns))),
         }
@@ -292,7 +396,9 @@ impl Capacity {
         let bits = f64::from(bytes) * 8.0;
         match self {
             Self::Unlimited => Some(start),
-            Self::Constant(r) => r.transmit_time(u64::from(bytes)).map(|d| start + d),
+            Self::Constant(r) => {
+                transmit_time(*r, u64::from(bytes)).and_then(|d| start.checked_add(d))
+            }
             Self::Schedule(s) => s.finish(ns, bits).map(Instant::from_nanos),
             Self::Mahimahi(m) => Some(Instant::from_nanos(m.finish(ns, bytes))),
         }

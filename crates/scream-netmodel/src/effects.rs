@@ -13,10 +13,11 @@ pub struct ProbabilitySchedule {
 
 impl ProbabilitySchedule {
     /// `base` from time zero, then the `steps` (sorted by time; an unsorted or
-    /// out-of-range entry is the caller's error and is clamped to `[0, 1]`).
+    /// out-of-range entry is the caller's error and is clamped to `[0, 1]`, NaN to 0).
     pub fn new(base: f64, steps: &[(Instant, f64)]) -> Self {
-        let mut all = vec![(Instant::ZERO, base.clamp(0.0, 1.0))];
-        all.extend(steps.iter().map(|(t, p)| (*t, p.clamp(0.0, 1.0))));
+        let clamp = |p: f64| if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
+        let mut all = vec![(Instant::ZERO, clamp(base))];
+        all.extend(steps.iter().map(|(t, p)| (*t, clamp(*p))));
         Self { steps: all }
     }
 

@@ -1,7 +1,9 @@
 //! Reading capacity traces: mahimahi delivery-opportunity files and time/rate tables
 //! (Lumos5G files are `seconds<TAB>Mbit/s`, one row per second).
 
-use super::capacity::{Capacity, MahimahiTrace, RateSchedule, TraceEnd};
+use super::capacity::{
+    Capacity, MAX_MAHIMAHI_MS, MIN_RATE_BPS, MahimahiTrace, RateSchedule, TraceEnd,
+};
 use scream::Bitrate;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -82,6 +84,13 @@ pub enum TraceError {
     Empty,
 }
 
+/// Latest time stamp of a table trace, s (about 317 years): its nanoseconds, 10^19,
+/// still fit in a `u64`. Large enough for Unix time stamps in seconds.
+pub const MAX_TABLE_TIME_S: f64 = 1e10;
+/// Highest rate a trace row may give, bit/s (10 Tbit/s): a 1500-byte packet then
+/// takes 1.2 ns, the resolution of the clock; faster is a unit mistake.
+pub const MAX_TRACE_RATE_BPS: f64 = 1e13;
+
 fn data_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.lines()
         .enumerate()
@@ -132,6 +141,15 @@ fn parse_mahimahi(text: &str, packet_bytes: u32) -> Result<Capacity, TraceError>
             line,
             reason: format!("expected an integer millisecond time stamp, found `{l}`"),
         })?;
+        if t > MAX_MAHIMAHI_MS {
+            return Err(TraceError::Parse {
+                line,
+                reason: format!(
+                    "time stamp {t} ms is beyond {MAX_MAHIMAHI_MS} ms (about 317 years), \
+                     the latest whose nanoseconds fit in 64 bits"
+                ),
+            });
+        }
         if times.last().is_some_and(|prev| t < *prev) {
             return Err(TraceError::Parse {
                 line,
@@ -147,6 +165,7 @@ fn parse_mahimahi(text: &str, packet_bytes: u32) -> Result<Capacity, TraceError>
 
 fn parse_table(text: &str, spec: &TableSpec) -> Result<Capacity, TraceError> {
     let mut rows: Vec<(u64, Bitrate)> = Vec::new();
+    let mut last_line = 0;
     for (line, l) in data_lines(text) {
         let cols: Vec<&str> = l
             .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
@@ -175,6 +194,28 @@ fn parse_table(text: &str, spec: &TableSpec) -> Result<Capacity, TraceError> {
         }
         let t = field(spec.time_column, "time")?;
         let r = field(spec.rate_column, "rate")?;
+        // As written, for the messages (both columns exist: `field` found them).
+        let (raw_t, raw_r) = (cols[spec.time_column], cols[spec.rate_column]);
+        if t > MAX_TABLE_TIME_S {
+            return Err(TraceError::Parse {
+                line,
+                reason: format!(
+                    "time `{raw_t}` s is beyond {MAX_TABLE_TIME_S:e} s (about 317 years), \
+                     the latest whose nanoseconds fit in 64 bits"
+                ),
+            });
+        }
+        let rate = spec.unit.to_bitrate(r);
+        if rate.bps() != 0.0 && !(MIN_RATE_BPS..=MAX_TRACE_RATE_BPS).contains(&rate.bps()) {
+            return Err(TraceError::Parse {
+                line,
+                reason: format!(
+                    "rate `{raw_r}` is {:e} bit/s: a rate must be 0 (an outage) or in \
+                     [{MIN_RATE_BPS}, {MAX_TRACE_RATE_BPS:e}] bit/s (check the unit)",
+                    rate.bps()
+                ),
+            });
+        }
         let t_ns = (t * 1e9).round() as u64;
         if rows.last().is_some_and(|(prev, _)| t_ns <= *prev) {
             return Err(TraceError::Parse {
@@ -182,7 +223,8 @@ fn parse_table(text: &str, spec: &TableSpec) -> Result<Capacity, TraceError> {
                 reason: "time stamps must increase".into(),
             });
         }
-        rows.push((t_ns, spec.unit.to_bitrate(r)));
+        last_line = line;
+        rows.push((t_ns, rate));
     }
     let first = rows.first().ok_or(TraceError::Empty)?.0;
     let last = rows.last().ok_or(TraceError::Empty)?.0;
@@ -192,7 +234,16 @@ fn parse_table(text: &str, spec: &TableSpec) -> Result<Capacity, TraceError> {
         n => rows[n - 1].0 - rows[n - 2].0,
     };
     let period = match spec.end {
-        TraceEnd::Loop => Some(last - first + spacing),
+        TraceEnd::Loop => {
+            Some(
+                (last - first)
+                    .checked_add(spacing)
+                    .ok_or_else(|| TraceError::Parse {
+                        line: last_line,
+                        reason: "a looping trace must span less than about 584 years".into(),
+                    })?,
+            )
+        }
         TraceEnd::Hold => None,
     };
     RateSchedule::new(&rows, period)

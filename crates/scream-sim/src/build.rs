@@ -32,10 +32,14 @@ pub(crate) const RTCP_SSRC_FLIP: u32 = 0x8000_0000;
 /// RTP fixed header, bytes (RFC 3550 §5.1); added to the payload of a CBR packet.
 pub(crate) const RTP_HEADER_BYTES: u32 = 12;
 
+/// A time in ms as a `Duration`: negative and NaN give zero, and a value too large
+/// for a `Duration` saturates instead of panicking. Validation keeps scenario times
+/// far below that; this only makes the conversion total.
 pub(crate) fn ms(v: f64) -> Duration {
-    Duration::from_secs_f64((v * 1e-3).max(0.0))
+    Duration::try_from_secs_f64((v * 1e-3).max(0.0)).unwrap_or(Duration::MAX)
 }
 
+/// A time in s as an instant (saturating, as `as` casts do).
 pub(crate) fn secs(v: f64) -> Instant {
     Instant::from_nanos((v.max(0.0) * 1e9).round() as u64)
 }

@@ -54,10 +54,11 @@ impl<P: NetPacket> Codel<P> {
         self.fifo.push(now, pkt, limit_bytes)
     }
 
-    /// RFC 8289 §5.5 control law: `t + interval / sqrt(count)`.
+    /// RFC 8289 §5.5 control law: `t + interval / sqrt(count)` (saturating, so an
+    /// interval near `Duration::MAX` cannot overflow the conversion).
     fn control_law(&self, t: Instant, count: u32) -> Instant {
         let secs = self.interval.as_secs_f64() / f64::from(count.max(1)).sqrt();
-        t + Duration::from_secs_f64(secs)
+        t + Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX)
     }
 
     /// RFC 8289 §5.4 `dodequeue`: the head packet and whether it may be dropped.
@@ -118,7 +119,7 @@ impl<P: NetPacket> Codel<P> {
         } else if ok_to_drop {
             let delta = self.count.saturating_sub(self.lastcount);
             let recent = now.saturating_duration_since(self.drop_next)
-                < self.interval * CODEL_COUNT_MEMORY_INTERVALS;
+                < self.interval.saturating_mul(CODEL_COUNT_MEMORY_INTERVALS);
             self.count = if delta > 1 && recent { delta } else { 1 };
             self.drop_next = self.control_law(now, self.count);
             self.lastcount = self.count;

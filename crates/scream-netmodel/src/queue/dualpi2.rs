@@ -107,6 +107,11 @@ impl<P: NetPacket> DualPi2<P> {
 
     /// Runs the PI updates due up to `now`. Called before every queue operation, so the
     /// queue content seen by an update is exactly the content at its own instant.
+    ///
+    /// The work is bounded whatever `tupdate` and the gap since the last call: once an
+    /// update leaves the state unchanged with the C queue empty, every later update
+    /// until `now` would too, and they are skipped; and an update time that saturates
+    /// at the end of time ends the loop.
     fn catch_up(&mut self, now: Instant) {
         if self.params.tupdate.is_zero() {
             return;
@@ -116,10 +121,23 @@ impl<P: NetPacket> DualPi2<P> {
             let curq = self.c.head_sojourn(t);
             let err = curq.as_secs_f64() - self.params.target.as_secs_f64();
             let trend = curq.as_secs_f64() - self.prev_q.as_secs_f64();
-            self.p_base =
+            let p =
                 (self.p_base + self.params.alpha * err + self.params.beta * trend).clamp(0.0, 1.0);
+            let fixed = self.c.is_empty() && p == self.p_base && curq == self.prev_q;
+            self.p_base = p;
             self.prev_q = curq;
             self.next_update = t + self.params.tupdate;
+            if self.next_update <= t {
+                // Saturated at Instant::MAX: no later update exists.
+                return;
+            }
+            if fixed && self.next_update <= now {
+                let step = self.params.tupdate.as_nanos();
+                let left = (now - self.next_update).as_nanos() / step;
+                let skip = u64::try_from((left + 1) * step).unwrap_or(u64::MAX);
+                self.next_update += Duration::from_nanos(skip);
+                return;
+            }
         }
     }
 
@@ -140,7 +158,7 @@ impl<P: NetPacket> DualPi2<P> {
     }
 
     fn serve_l_first(&self) -> bool {
-        let tshift = self.params.target * DUALPI2_TSHIFT_FACTOR;
+        let tshift = self.params.target.saturating_mul(DUALPI2_TSHIFT_FACTOR);
         match (self.l.head(), self.c.head()) {
             (Some(l), Some(c)) => l.enqueued_at.saturating_sub(tshift) <= c.enqueued_at,
             (Some(_), None) => true,

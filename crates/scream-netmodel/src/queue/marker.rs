@@ -106,12 +106,12 @@ impl<P: NetPacket> L4sRamp<P> {
 }
 
 /// Queueing delay so far plus the packet's own transmission time at `rate` (a stalled
-/// link adds nothing: the packet's wait is then counted as it happens).
+/// link adds nothing: the packet's wait is then counted as it happens). Saturates
+/// rather than overflowing at absurdly low rates.
 fn time_at_link<P: NetPacket>(now: Instant, rate: Bitrate, pkt: &Queued<P>) -> Duration {
-    let transmission = rate
-        .transmit_time(u64::from(pkt.packet.size_bytes()))
+    let transmission = crate::capacity::transmit_time(rate, u64::from(pkt.packet.size_bytes()))
         .unwrap_or(Duration::ZERO);
-    (now - pkt.enqueued_at) + transmission
+    (now - pkt.enqueued_at).saturating_add(transmission)
 }
 
 /// Probability 0 at or below `min`, 1 at or above `max`, linear in between.

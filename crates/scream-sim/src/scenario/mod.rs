@@ -4,6 +4,7 @@
 pub mod builtin;
 pub mod load;
 pub mod model;
+pub mod ranges;
 pub mod validate;
 
 pub use model::*;

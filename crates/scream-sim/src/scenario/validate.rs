@@ -1,19 +1,24 @@
 //! Range and consistency checks of a [`Scenario`], with errors naming the dotted key.
+//!
+//! Every numeric key is checked against its range in [`super::ranges`] (which says why
+//! each bound is where it is), so that any scenario that passes runs in finite time
+//! and bounded memory; the checks here add the relations between keys.
 
 use super::model::{
     Algorithm, FlowConfig, LinkConfig, QueueConfig, Scenario, SourceConfig, SourceKind,
     StreamConfig,
 };
+use super::ranges::{self as r, Range};
 use std::collections::BTreeSet;
 
 /// A scenario value out of range; displays as `<key> <reason>`, e.g.
-/// `link.queue.ramp_max_ms must be > ramp_min_ms`.
+/// `link.one_way_delay_ms must be in [0, 60000] ms (is 1e30)`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{key} {reason}")]
 pub struct ValidationError {
     /// Dotted path of the offending key (`links[1].loss`, `flows[0].source.fps`).
     pub key: String,
-    /// Why it is rejected.
+    /// Why it is rejected, with the allowed range.
     pub reason: String,
 }
 
@@ -26,43 +31,38 @@ fn fail(key: impl Into<String>, reason: impl Into<String>) -> Check {
     })
 }
 
-fn non_negative(key: &str, v: f64) -> Check {
-    if v.is_finite() && v >= 0.0 {
-        Ok(())
+/// `prefix.name` (or `name` at the top level) checked against `range`.
+fn check(prefix: &str, name: &str, range: Range, v: f64) -> Check {
+    if prefix.is_empty() {
+        range.check(name, v)
     } else {
-        fail(key, format!("must be a finite number >= 0 (is {v})"))
+        range.check(&format!("{prefix}.{name}"), v)
     }
 }
 
-fn positive(key: &str, v: f64) -> Check {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        fail(key, format!("must be a finite number > 0 (is {v})"))
-    }
-}
-
-/// Longest simulated time a scenario may ask for, s (about 11.6 days): beyond it a run
-/// would take days of CPU, and its time series would not fit in memory.
-pub const MAX_DURATION_S: f64 = 1e6;
+/// Longest simulated time a scenario may ask for, s (see [`r::DURATION_S`]).
+pub const MAX_DURATION_S: f64 = r::DURATION_S.max;
 /// Most time-series rows a run may produce (flow streams x samples). The rows are kept
 /// for the plots; at about 200 bytes each this bounds them to about 2 GB.
 pub const MAX_SAMPLE_ROWS: f64 = 1e7;
+/// Most packets the `cbr` flows of a run may send. Unlike a SCReAM flow, a `cbr` flow
+/// ignores the network: its cost is its rate times its active time, at about 1 µs of
+/// CPU per packet and link, and a long path or an unlimited queue holds its packets in
+/// memory (about 100 bytes each). 2 x 10^7 bounds that to about 2 GB, as the rows
+/// above, and allows for instance 10 Mbit/s for four and a half hours, or 100 Gbit/s
+/// for 1.6 s.
+pub const MAX_CBR_PACKETS: f64 = 2e7;
 
 impl Scenario {
     /// Checks every value; the first problem found is returned.
     pub fn validate(&self) -> Check {
-        positive("duration_s", self.duration_s)?;
-        if self.duration_s > MAX_DURATION_S {
-            return fail(
-                "duration_s",
-                format!(
-                    "must be at most {MAX_DURATION_S:e} s (is {})",
-                    self.duration_s
-                ),
-            );
-        }
-        positive("sample_interval_ms", self.sample_interval_ms)?;
+        check("", "duration_s", r::DURATION_S, self.duration_s)?;
+        check(
+            "",
+            "sample_interval_ms",
+            r::SAMPLE_INTERVAL_MS,
+            self.sample_interval_ms,
+        )?;
         let streams: usize = self.flows.iter().map(|f| f.streams.len().max(1)).sum();
         let rows = self.duration_s * 1e3 / self.sample_interval_ms * streams as f64;
         if rows > MAX_SAMPLE_ROWS {
@@ -75,8 +75,9 @@ impl Scenario {
             );
         }
         if let Some([from, to]) = self.report_window_s {
-            non_negative("report_window_s", from)?;
-            if to.partial_cmp(&from) != Some(core::cmp::Ordering::Greater) {
+            r::TIME_S.check("report_window_s[0]", from)?;
+            r::TIME_S.check("report_window_s[1]", to)?;
+            if to <= from {
                 return fail("report_window_s", "must be [from, to] with to > from");
             }
         }
@@ -133,37 +134,90 @@ impl Scenario {
                     format!("`{}` is used by two flows", self.flow_name(i)),
                 );
             }
-            non_negative(&format!("{key}.start_s"), f.start_s)?;
-            non_negative(&format!("{key}.stop_s"), f.stop_s)?;
-            if f.stop_s > 0.0 && f.stop_s <= f.start_s {
-                return fail(
-                    format!("{key}.stop_s"),
-                    "must be 0 (until the end) or > start_s",
-                );
+            self.validate_flow(&key, f, &names)?;
+        }
+        self.validate_cbr_packets()
+    }
+
+    /// The packets of all `cbr` flows together (see [`MAX_CBR_PACKETS`]); the error
+    /// names the start bitrate of the flow that goes over.
+    fn validate_cbr_packets(&self) -> Check {
+        let mut total = 0.0;
+        for (i, f) in self.flows.iter().enumerate() {
+            if f.algorithm != Algorithm::Cbr {
+                continue;
             }
-            if f.start_s >= self.duration_s {
-                return fail(format!("{key}.start_s"), "must be < duration_s");
-            }
-            for (j, p) in f.path.iter().enumerate() {
-                if !names.contains(p.as_str()) {
-                    return fail(format!("{key}.path[{j}]"), format!("names no link `{p}`"));
+            let mss =
+                f.params.get("mss_bytes").copied().unwrap_or_else(|| {
+                    f64::from(scream::sender::SenderConfig::default().mss_bytes)
+                });
+            // As the CBR source sends them: the payload plus the RTP header.
+            let packet_bits = (mss + 12.0) * 8.0;
+            let stop = if f.stop_s > 0.0 {
+                f.stop_s
+            } else {
+                self.duration_s
+            };
+            let active_s = (stop.min(self.duration_s) - f.start_s).max(0.0);
+            for (j, st) in f.effective_streams("").iter().enumerate() {
+                total += st.start_bitrate_mbps * 1e6 * active_s / packet_bits;
+                if total > MAX_CBR_PACKETS {
+                    let key = if f.streams.is_empty() {
+                        format!("flows[{i}].start_bitrate_mbps")
+                    } else {
+                        format!("flows[{i}].streams[{j}].start_bitrate_mbps")
+                    };
+                    return fail(
+                        key,
+                        format!(
+                            "makes the cbr flows send {total:.3e} packets over their active \
+                             time; at most {MAX_CBR_PACKETS:e} are simulated per run: lower \
+                             the rate or shorten the flow"
+                        ),
+                    );
                 }
             }
-            if f.path.len() > usize::from(u8::MAX) {
-                return fail(format!("{key}.path"), "is longer than 255 links");
+        }
+        Ok(())
+    }
+
+    fn validate_flow(&self, key: &str, f: &FlowConfig, links: &BTreeSet<String>) -> Check {
+        check(key, "start_s", r::TIME_S, f.start_s)?;
+        check(key, "stop_s", r::TIME_S, f.stop_s)?;
+        if f.stop_s > 0.0 && f.stop_s <= f.start_s {
+            return fail(
+                format!("{key}.stop_s"),
+                "must be 0 (until the end) or > start_s",
+            );
+        }
+        if f.start_s >= self.duration_s {
+            return fail(format!("{key}.start_s"), "must be < duration_s");
+        }
+        for (j, p) in f.path.iter().enumerate() {
+            if !links.contains(p.as_str()) {
+                return fail(format!("{key}.path[{j}]"), format!("names no link `{p}`"));
             }
-            validate_streams(&key, f)?;
-            if f.packets_per_report == 0 {
-                return fail(format!("{key}.packets_per_report"), "must be >= 1");
-            }
-            positive(
-                &format!("{key}.max_report_interval_ms"),
-                f.max_report_interval_ms,
-            )?;
-            for (name, v) in &f.params {
-                if !v.is_finite() {
-                    return fail(format!("{key}.params.{name}"), "must be a finite number");
-                }
+        }
+        if f.path.len() > usize::from(u8::MAX) {
+            return fail(format!("{key}.path"), "is longer than 255 links");
+        }
+        validate_streams(key, f)?;
+        check(
+            key,
+            "packets_per_report",
+            r::PACKETS_PER_REPORT,
+            f64::from(f.packets_per_report),
+        )?;
+        check(
+            key,
+            "max_report_interval_ms",
+            r::REPORT_INTERVAL_MS,
+            f.max_report_interval_ms,
+        )?;
+        // The sender checks the ranges of its own parameters when the flow is built.
+        for (name, v) in &f.params {
+            if !v.is_finite() {
+                return fail(format!("{key}.params.{name}"), "must be a finite number");
             }
         }
         Ok(())
@@ -221,138 +275,157 @@ fn validate_streams(key: &str, f: &FlowConfig) -> Check {
     Ok(())
 }
 
-/// A `cbr` stream sends at its start bitrate and has no source: only that rate matters.
+/// Every key must lie in its range, used or not. The relations between the bitrates
+/// apply only where they are used: a `cbr` stream sends at its start bitrate and has
+/// no source.
 fn validate_stream(key: &str, s: &StreamConfig, cbr: bool) -> Check {
-    if cbr {
-        return positive(&format!("{key}.start_bitrate_mbps"), s.start_bitrate_mbps);
+    if cbr && (s.start_bitrate_mbps.is_nan() || s.start_bitrate_mbps <= 0.0) {
+        // A rate that is not positive at all keeps its long-standing message.
+        return fail(
+            format!("{key}.start_bitrate_mbps"),
+            format!("must be a finite number > 0 (is {})", s.start_bitrate_mbps),
+        );
     }
-    positive(&format!("{key}.priority"), s.priority)?;
-    positive(&format!("{key}.min_bitrate_mbps"), s.min_bitrate_mbps)?;
-    if s.start_bitrate_mbps < s.min_bitrate_mbps || s.start_bitrate_mbps.is_nan() {
+    check(
+        key,
+        "start_bitrate_mbps",
+        r::BITRATE_MBPS,
+        s.start_bitrate_mbps,
+    )?;
+    check(key, "priority", r::PRIORITY, s.priority)?;
+    check(key, "min_bitrate_mbps", r::BITRATE_MBPS, s.min_bitrate_mbps)?;
+    check(key, "max_bitrate_mbps", r::BITRATE_MBPS, s.max_bitrate_mbps)?;
+    validate_source(&format!("{key}.source"), &s.source, !cbr)?;
+    if cbr {
+        return Ok(());
+    }
+    if s.start_bitrate_mbps < s.min_bitrate_mbps {
         return fail(
             format!("{key}.start_bitrate_mbps"),
             "must be >= min_bitrate_mbps",
         );
     }
-    if s.max_bitrate_mbps < s.start_bitrate_mbps || !s.max_bitrate_mbps.is_finite() {
+    if s.max_bitrate_mbps < s.start_bitrate_mbps {
         return fail(
             format!("{key}.max_bitrate_mbps"),
-            "must be finite and >= start_bitrate_mbps",
+            "must be >= start_bitrate_mbps",
         );
     }
-    validate_source(&format!("{key}.source"), &s.source)
+    Ok(())
 }
 
-/// `v` is a rate in Mbit/s: >= 0, `inf` meaning unlimited.
-fn rate(key: &str, v: f64) -> Check {
-    if v >= 0.0 {
-        Ok(())
-    } else {
-        fail(
-            key,
-            format!("must be a rate >= 0 Mbit/s, or inf for unlimited (is {v})"),
-        )
+/// `[from_s, value]` steps in increasing time, each value in `value_range`.
+fn validate_steps(key: &str, steps: &[[f64; 2]], value_range: Range) -> Check {
+    let mut prev = f64::NEG_INFINITY;
+    for (i, [from, v]) in steps.iter().copied().enumerate() {
+        let k = format!("{key}[{i}]");
+        r::TIME_S.check(&format!("{k}[0]"), from)?;
+        value_range.check(&format!("{k}[1]"), v)?;
+        if from <= prev {
+            return fail(k, "steps must be in increasing time order");
+        }
+        prev = from;
     }
-}
-
-fn probability(key: &str, v: f64) -> Check {
-    if (0.0..=1.0).contains(&v) {
-        Ok(())
-    } else {
-        fail(key, format!("must be a probability in [0, 1] (is {v})"))
-    }
+    Ok(())
 }
 
 fn validate_link(key: &str, l: &LinkConfig) -> Check {
     if let Some(c) = l.capacity_mbps {
-        rate(&format!("{key}.capacity_mbps"), c)?;
+        check(key, "capacity_mbps", r::CAPACITY_MBPS, c)?;
     }
-    let mut prev = f64::NEG_INFINITY;
-    for (i, [from, mbps]) in l.capacity_steps.iter().copied().enumerate() {
-        let k = format!("{key}.capacity_steps[{i}]");
-        non_negative(&k, from)?;
-        rate(&k, mbps)?;
-        if from <= prev {
-            return fail(k, "steps must be in increasing time order");
-        }
-        prev = from;
-    }
-    let mut prev = f64::NEG_INFINITY;
-    for (i, [from, p]) in l.loss_steps.iter().copied().enumerate() {
-        let k = format!("{key}.loss_steps[{i}]");
-        non_negative(&k, from)?;
-        probability(&k, p)?;
-        if from <= prev {
-            return fail(k, "steps must be in increasing time order");
-        }
-        prev = from;
-    }
-    if !(l.loss_burst_packets >= 1.0 && l.loss_burst_packets.is_finite()) {
-        return fail(
-            format!("{key}.loss_burst_packets"),
-            format!("must be a finite number >= 1 (is {})", l.loss_burst_packets),
-        );
-    }
+    let steps = format!("{key}.capacity_steps");
+    validate_steps(&steps, &l.capacity_steps, r::CAPACITY_MBPS)?;
+    validate_steps(&format!("{key}.loss_steps"), &l.loss_steps, r::PROBABILITY)?;
+    check(
+        key,
+        "loss_burst_packets",
+        r::LOSS_BURST_PACKETS,
+        l.loss_burst_packets,
+    )?;
     if l.trace.as_deref().is_some_and(str::is_empty) {
         return fail(format!("{key}.trace"), "must name a file");
     }
-    if l.trace_time_column == l.trace_rate_column {
+    let (time_col, rate_col) = (l.trace_time_column, l.trace_rate_column);
+    check(key, "trace_time_column", r::TRACE_COLUMN, time_col as f64)?;
+    check(key, "trace_rate_column", r::TRACE_COLUMN, rate_col as f64)?;
+    if time_col == rate_col {
         return fail(
             format!("{key}.trace_rate_column"),
             "must differ from trace_time_column",
         );
     }
-    if l.mahimahi_packet_bytes == 0 {
-        return fail(format!("{key}.mahimahi_packet_bytes"), "must be >= 1");
-    }
+    check(
+        key,
+        "mahimahi_packet_bytes",
+        r::MAHIMAHI_PACKET_BYTES,
+        f64::from(l.mahimahi_packet_bytes),
+    )?;
     if let Some(d) = l.one_way_delay_ms {
-        non_negative(&format!("{key}.one_way_delay_ms"), d)?;
+        check(key, "one_way_delay_ms", r::DELAY_MS, d)?;
     }
-    non_negative(&format!("{key}.jitter_ms"), l.jitter_ms)?;
+    check(key, "jitter_ms", r::DELAY_MS, l.jitter_ms)?;
     if let Some(m) = l.jitter_max_ms {
-        non_negative(&format!("{key}.jitter_max_ms"), m)?;
+        check(key, "jitter_max_ms", r::DELAY_MS, m)?;
     }
-    probability(&format!("{key}.loss"), l.loss)?;
+    check(key, "loss", r::PROBABILITY, l.loss)?;
     validate_queue(&format!("{key}.queue"), &l.queue)
 }
 
 fn validate_queue(key: &str, q: &QueueConfig) -> Check {
-    non_negative(&format!("{key}.limit_ms"), q.limit_ms)?;
-    positive(&format!("{key}.codel_target_ms"), q.codel_target_ms)?;
-    positive(&format!("{key}.codel_interval_ms"), q.codel_interval_ms)?;
-    non_negative(&format!("{key}.ecn_threshold_ms"), q.ecn_threshold_ms)?;
-    non_negative(&format!("{key}.ramp_min_ms"), q.ramp_min_ms)?;
-    if q.ramp_max_ms <= q.ramp_min_ms || !q.ramp_max_ms.is_finite() {
+    check(key, "limit_ms", r::DELAY_MS, q.limit_ms)?;
+    check(key, "limit_bytes", r::LIMIT_BYTES, q.limit_bytes as f64)?;
+    check(key, "codel_target_ms", r::AQM_TIME_MS, q.codel_target_ms)?;
+    check(
+        key,
+        "codel_interval_ms",
+        r::AQM_TIME_MS,
+        q.codel_interval_ms,
+    )?;
+    check(key, "ecn_threshold_ms", r::DELAY_MS, q.ecn_threshold_ms)?;
+    check(key, "ramp_min_ms", r::DELAY_MS, q.ramp_min_ms)?;
+    check(key, "ramp_max_ms", r::DELAY_MS, q.ramp_max_ms)?;
+    if q.ramp_max_ms <= q.ramp_min_ms {
         return fail(format!("{key}.ramp_max_ms"), "must be > ramp_min_ms");
     }
-    positive(&format!("{key}.dualpi2_target_ms"), q.dualpi2_target_ms)?;
-    non_negative(&format!("{key}.dualpi2_step_ms"), q.dualpi2_step_ms)?;
-    positive(&format!("{key}.dualpi2_coupling"), q.dualpi2_coupling)?;
-    positive(&format!("{key}.dualpi2_tupdate_ms"), q.dualpi2_tupdate_ms)?;
-    non_negative(&format!("{key}.dualpi2_alpha"), q.dualpi2_alpha)?;
-    non_negative(&format!("{key}.dualpi2_beta"), q.dualpi2_beta)
+    check(
+        key,
+        "dualpi2_target_ms",
+        r::AQM_TIME_MS,
+        q.dualpi2_target_ms,
+    )?;
+    check(key, "dualpi2_step_ms", r::DELAY_MS, q.dualpi2_step_ms)?;
+    check(
+        key,
+        "dualpi2_coupling",
+        r::DUALPI2_COUPLING,
+        q.dualpi2_coupling,
+    )?;
+    let tupdate = q.dualpi2_tupdate_ms;
+    check(key, "dualpi2_tupdate_ms", r::DUALPI2_TUPDATE_MS, tupdate)?;
+    check(key, "dualpi2_alpha", r::DUALPI2_GAIN_HZ, q.dualpi2_alpha)?;
+    check(key, "dualpi2_beta", r::DUALPI2_GAIN_HZ, q.dualpi2_beta)
 }
 
-fn validate_source(key: &str, s: &SourceConfig) -> Check {
+/// Every key of a source, whatever its kind uses; `used` says whether the source
+/// produces media at all (a `cbr` flow ignores it, so it needs no trace).
+fn validate_source(key: &str, s: &SourceConfig, used: bool) -> Check {
+    if used && s.kind == SourceKind::VideoTrace && s.trace.is_empty() {
+        return fail(format!("{key}.trace"), "must name a frame-size trace");
+    }
     if let Some(p) = s.phase_ms {
-        non_negative(&format!("{key}.phase_ms"), p)?;
+        check(key, "phase_ms", r::PHASE_MS, p)?;
     }
-    match s.kind {
-        SourceKind::VideoTrace | SourceKind::VideoConstant => {
-            if s.kind == SourceKind::VideoTrace && s.trace.is_empty() {
-                return fail(format!("{key}.trace"), "must name a frame-size trace");
-            }
-            positive(&format!("{key}.fps"), s.fps)?;
-            non_negative(&format!("{key}.sluggishness_s"), s.sluggishness_s)
-        }
-        SourceKind::Audio => {
-            positive(&format!("{key}.audio_bitrate_kbps"), s.audio_bitrate_kbps)?;
-            positive(
-                &format!("{key}.audio_packet_interval_ms"),
-                s.audio_packet_interval_ms,
-            )
-        }
-    }
+    check(key, "fps", r::FPS, s.fps)?;
+    check(key, "sluggishness_s", r::SLUGGISHNESS_S, s.sluggishness_s)?;
+    let rate = s.audio_bitrate_kbps;
+    check(key, "audio_bitrate_kbps", r::AUDIO_BITRATE_KBPS, rate)?;
+    let interval = s.audio_packet_interval_ms;
+    check(
+        key,
+        "audio_packet_interval_ms",
+        r::AUDIO_INTERVAL_MS,
+        interval,
+    )
 }
 
 #[cfg(test)]
@@ -466,7 +539,7 @@ mod tests {
         s.link.as_mut().unwrap().loss_steps = vec![[1.0, 0.5], [0.5, 0.0]];
         assert_eq!(s.validate().unwrap_err().key, "link.loss_steps[1]");
         s.link.as_mut().unwrap().loss_steps = vec![[1.0, 1.5]];
-        assert_eq!(s.validate().unwrap_err().key, "link.loss_steps[0]");
+        assert_eq!(s.validate().unwrap_err().key, "link.loss_steps[0][1]");
         s.link.as_mut().unwrap().loss_steps = vec![];
         s.link.as_mut().unwrap().loss_burst_packets = 0.5;
         assert_eq!(s.validate().unwrap_err().key, "link.loss_burst_packets");
@@ -480,7 +553,7 @@ mod tests {
         };
         let e = s.validate().unwrap_err();
         assert_eq!(e.key, "duration_s");
-        assert!(e.reason.contains("at most 1e6 s"), "{e}");
+        assert_eq!(e.reason, "must be in (0, 1e6] s (is 1e12)");
         let s = Scenario {
             duration_s: 1e5,
             sample_interval_ms: 1.0,

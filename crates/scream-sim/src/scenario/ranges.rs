@@ -1,0 +1,262 @@
+//! The allowed range of every numeric scenario key.
+//!
+//! Each range is generous for research but keeps a run finite and its memory bounded:
+//! every time must fit the simulator's nanosecond clock with room to add to it, every
+//! rate must give packet times the clock can resolve, and every count or frequency
+//! must keep the number of events per simulated second bounded. The comment on each
+//! range says which of these it guards and why the bound is where it is. The same text
+//! appears in `docs/scenarios.md` (a test keeps the two in step).
+
+use super::validate::ValidationError;
+
+/// An allowed range: `[min, max]` (or `(min, max]`), in `unit`, possibly with the
+/// special values 0 and `inf` besides.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Range {
+    /// Lowest allowed value.
+    pub min: f64,
+    /// Highest allowed value.
+    pub max: f64,
+    /// Whether `min` itself is excluded.
+    pub min_excluded: bool,
+    /// Whether 0 is allowed besides the interval (a capacity of 0 is an outage).
+    pub zero: bool,
+    /// Whether `inf` is allowed besides the interval (an unlimited capacity).
+    pub inf: bool,
+    /// Unit, as in the key's suffix (`ms`, `Mbit/s`, ...; empty for plain numbers).
+    pub unit: &'static str,
+}
+
+impl Range {
+    const fn closed(min: f64, max: f64, unit: &'static str) -> Self {
+        Self {
+            min,
+            max,
+            min_excluded: false,
+            zero: false,
+            inf: false,
+            unit,
+        }
+    }
+
+    const fn above(min: f64, max: f64, unit: &'static str) -> Self {
+        Self {
+            min_excluded: true,
+            ..Self::closed(min, max, unit)
+        }
+    }
+
+    /// Whether `v` is allowed (NaN never is).
+    pub fn contains(&self, v: f64) -> bool {
+        let low = if self.min_excluded {
+            v > self.min
+        } else {
+            v >= self.min
+        };
+        (low && v <= self.max) || (self.zero && v == 0.0) || (self.inf && v == f64::INFINITY)
+    }
+
+    /// The range as the documentation writes it: `[0, 60000] ms`, `(0, 1e6] s`,
+    /// `[0.001, 1e7] Mbit/s, 0 or inf`.
+    pub fn describe(&self) -> String {
+        let open = if self.min_excluded { '(' } else { '[' };
+        // The largest TOML integer has no exact f64; it is the seed's bound.
+        let max = if self.max >= i64::MAX as f64 {
+            "2^63 - 1".to_owned()
+        } else {
+            number(self.max)
+        };
+        let mut s = format!("{open}{}, {max}]", number(self.min));
+        if !self.unit.is_empty() {
+            s.push(' ');
+            s.push_str(self.unit);
+        }
+        match (self.zero, self.inf) {
+            (true, true) => s.push_str(", 0 or inf"),
+            (true, false) => s.push_str(", or 0"),
+            (false, true) => s.push_str(", or inf"),
+            (false, false) => {}
+        }
+        s
+    }
+
+    /// `Ok` if `v` is allowed, else an error naming `key`, the range and `v`.
+    pub fn check(&self, key: &str, v: f64) -> Result<(), ValidationError> {
+        if self.contains(v) {
+            return Ok(());
+        }
+        Err(ValidationError {
+            key: key.to_owned(),
+            reason: format!("must be in {} (is {})", self.describe(), number(v)),
+        })
+    }
+}
+
+/// A number as the messages and the documentation write it: plain between 0.001 and
+/// 10^5, else in exponent form (`60000`, `0.001`, `1e5`, `1e30`, `1e-25`).
+pub fn number(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() || (1e-3..1e5).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
+// ---- times ----
+
+/// Longest simulated time, s (about 11.6 days): beyond it a run would take days of CPU.
+pub const DURATION_S: Range = Range::above(0.0, 1e6, "s");
+/// Instants within a run (flow start and stop, steps, the report window), s: no later
+/// than the longest run.
+pub const TIME_S: Range = Range::closed(0.0, 1e6, "s");
+/// Sampling period, ms. At least 1 ms: finer rows say nothing a plot can show and
+/// multiply the rows kept in memory. At most the longest run: no row would be written.
+pub const SAMPLE_INTERVAL_MS: Range = Range::closed(1.0, 1e9, "ms");
+/// Delays, jitter and AQM times, ms. A minute is beyond any real path (a
+/// geostationary hop is 280 ms) or buffer (bufferbloat tops out at seconds). Packets
+/// in flight and queued grow with these times, and every instant stays far from the
+/// end of the 64-bit nanosecond clock.
+pub const DELAY_MS: Range = Range::closed(0.0, 60_000.0, "ms");
+/// AQM times that must be positive (CoDel target and interval, DualPI2 target), ms: as
+/// [`DELAY_MS`], without 0, which would make the controller mark everything.
+pub const AQM_TIME_MS: Range = Range::above(0.0, 60_000.0, "ms");
+/// DualPI2 update interval, ms. Its PI controller runs once per interval of simulated
+/// time, also while the queue is idle: 0.1 ms (Linux defaults to 16 ms) keeps that to
+/// 10^4 updates per simulated second.
+pub const DUALPI2_TUPDATE_MS: Range = Range::closed(0.1, 60_000.0, "ms");
+/// Receiver report interval, ms. The receiver wakes this often while packets arrive:
+/// 1 ms is well below any RTCP feedback interval in use; a minute is as for delays.
+pub const REPORT_INTERVAL_MS: Range = Range::closed(1.0, 60_000.0, "ms");
+/// Offset of a stream's first frame, ms: at most the longest run (a phase beyond one
+/// frame period only delays the first frame).
+pub const PHASE_MS: Range = Range::closed(0.0, 1e9, "ms");
+/// Encoder time constant, s: at most the longest run (slower never follows at all).
+pub const SLUGGISHNESS_S: Range = Range::closed(0.0, 1e6, "s");
+
+// ---- rates ----
+
+/// Link capacity, Mbit/s. From 1 kbit/s (a 1500-byte packet takes 12 s; slower is a
+/// unit mistake) to 10 Tbit/s (a 1500-byte packet takes 1.2 ns, the clock's
+/// resolution); 0 is an outage and `inf` no limit.
+pub const CAPACITY_MBPS: Range = Range {
+    zero: true,
+    inf: true,
+    ..Range::closed(1e-3, 1e7, "Mbit/s")
+};
+/// Stream bitrates, Mbit/s: 1 kbit/s, below any codec, to 100 Gbit/s, above any single
+/// media stream. The cost of a `cbr` flow grows with its rate (12 million packets per
+/// simulated second at the top), so its packets per run are bounded as well
+/// (`validate::MAX_CBR_PACKETS`).
+pub const BITRATE_MBPS: Range = Range::closed(1e-3, 1e5, "Mbit/s");
+/// Audio bitrate, kbit/s: 1 kbit/s to 100 Mbit/s, above uncompressed multichannel
+/// studio audio (about 37 Mbit/s).
+pub const AUDIO_BITRATE_KBPS: Range = Range::closed(1.0, 1e5, "kbit/s");
+
+// ---- frequencies, counts, sizes ----
+
+/// Frame rate, frames/s: one frame per 100 s (a slide show) to 1000 (beyond any camera
+/// stream); each frame is an event, and its period must stay above the clock's
+/// resolution.
+pub const FPS: Range = Range::closed(0.01, 1000.0, "frames/s");
+/// Audio packet interval, ms: 0.1 ms (10 000 packets/s, below any codec's frame) to a
+/// minute.
+pub const AUDIO_INTERVAL_MS: Range = Range::closed(0.1, 60_000.0, "ms");
+/// Stream priority: relative shares; a ratio of 10^6 between two streams is already
+/// a starved stream.
+pub const PRIORITY: Range = Range::closed(1e-3, 1e3, "");
+/// Probabilities.
+pub const PROBABILITY: Range = Range::closed(0.0, 1.0, "");
+/// Mean loss burst, packets: a million packets is minutes of blackout at any rate
+/// here (use `loss_steps` for that).
+pub const LOSS_BURST_PACKETS: Range = Range::closed(1.0, 1e6, "packets");
+/// Queue limit in bytes (0 = unlimited): 1 TB is beyond any router buffer.
+pub const LIMIT_BYTES: Range = Range::closed(0.0, 1e12, "bytes");
+/// Bytes per mahimahi delivery opportunity: at most the largest IP packet.
+pub const MAHIMAHI_PACKET_BYTES: Range = Range::closed(1.0, 65_535.0, "bytes");
+/// Table trace columns: no capacity trace has a thousand columns; a larger index is a
+/// mistake.
+pub const TRACE_COLUMN: Range = Range::closed(0.0, 1000.0, "");
+/// Feedback after this many packets: at most the receiver's report window (64
+/// packets, `scream::receiver::ReceiverConfig::default().report_window`), or reports
+/// would leave holes.
+pub const PACKETS_PER_REPORT: Range = Range::closed(1.0, 64.0, "packets");
+/// DualPI2 coupling factor k (RFC 9332: 2): above 100 the L queue is marked at any
+/// base probability above 1 %, i.e. always.
+pub const DUALPI2_COUPLING: Range = Range::above(0.0, 100.0, "");
+/// DualPI2 gains, Hz (RFC 9332: 0.16 and 3.2): 1000 Hz already saturates the
+/// probability within one update.
+pub const DUALPI2_GAIN_HZ: Range = Range::closed(0.0, 1000.0, "Hz");
+/// The master seed: any integer a TOML file can hold (TOML integers are 64-bit signed).
+pub const SEED: Range = Range::closed(0.0, i64::MAX as f64, "");
+
+/// The range of every numeric key, by its name in the scenario (the same in `[link]`,
+/// `[link.reverse]`, `[[links]]`, `[[flows]]` and `[[flows.streams]]`). For `[a, b]`
+/// pairs, `element` is the position in the pair (`None` for plain keys). `None` for a
+/// name that is not a numeric key; `[flows.params]` values are the sender's own and
+/// checked by it.
+pub fn of_key(name: &str, element: Option<usize>) -> Option<Range> {
+    Some(match (name, element) {
+        ("duration_s", None) => DURATION_S,
+        ("sample_interval_ms", None) => SAMPLE_INTERVAL_MS,
+        ("seed", None) => SEED,
+        ("report_window_s", Some(0 | 1)) => TIME_S,
+        ("capacity_mbps", None) => CAPACITY_MBPS,
+        ("capacity_steps", Some(0)) | ("loss_steps", Some(0)) => TIME_S,
+        ("capacity_steps", Some(1)) => CAPACITY_MBPS,
+        ("loss_steps", Some(1)) | ("loss", None) => PROBABILITY,
+        ("trace_time_column" | "trace_rate_column", None) => TRACE_COLUMN,
+        ("mahimahi_packet_bytes", None) => MAHIMAHI_PACKET_BYTES,
+        ("one_way_delay_ms" | "jitter_ms" | "jitter_max_ms", None) => DELAY_MS,
+        ("loss_burst_packets", None) => LOSS_BURST_PACKETS,
+        ("limit_ms" | "ecn_threshold_ms" | "ramp_min_ms" | "ramp_max_ms", None) => DELAY_MS,
+        ("dualpi2_step_ms", None) => DELAY_MS,
+        ("limit_bytes", None) => LIMIT_BYTES,
+        ("codel_target_ms" | "codel_interval_ms" | "dualpi2_target_ms", None) => AQM_TIME_MS,
+        ("dualpi2_coupling", None) => DUALPI2_COUPLING,
+        ("dualpi2_tupdate_ms", None) => DUALPI2_TUPDATE_MS,
+        ("dualpi2_alpha" | "dualpi2_beta", None) => DUALPI2_GAIN_HZ,
+        ("start_s" | "stop_s", None) => TIME_S,
+        ("priority", None) => PRIORITY,
+        ("min_bitrate_mbps" | "start_bitrate_mbps" | "max_bitrate_mbps", None) => BITRATE_MBPS,
+        ("packets_per_report", None) => PACKETS_PER_REPORT,
+        ("max_report_interval_ms", None) => REPORT_INTERVAL_MS,
+        ("fps", None) => FPS,
+        ("sluggishness_s", None) => SLUGGISHNESS_S,
+        ("audio_bitrate_kbps", None) => AUDIO_BITRATE_KBPS,
+        ("audio_packet_interval_ms", None) => AUDIO_INTERVAL_MS,
+        ("phase_ms", None) => PHASE_MS,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_describe_themselves_as_the_docs_write_them() {
+        assert_eq!(DELAY_MS.describe(), "[0, 60000] ms");
+        assert_eq!(DURATION_S.describe(), "(0, 1e6] s");
+        assert_eq!(CAPACITY_MBPS.describe(), "[0.001, 1e7] Mbit/s, 0 or inf");
+        assert_eq!(PRIORITY.describe(), "[0.001, 1000]");
+        let e = DELAY_MS.check("link.one_way_delay_ms", 1e30).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "link.one_way_delay_ms must be in [0, 60000] ms (is 1e30)"
+        );
+    }
+
+    #[test]
+    fn special_values_are_only_allowed_where_said() {
+        assert!(CAPACITY_MBPS.contains(0.0) && CAPACITY_MBPS.contains(f64::INFINITY));
+        assert!(!CAPACITY_MBPS.contains(1e-25) && !CAPACITY_MBPS.contains(f64::NAN));
+        assert!(!DELAY_MS.contains(f64::INFINITY) && !DELAY_MS.contains(-0.5));
+        assert!(!DURATION_S.contains(0.0) && DURATION_S.contains(1e6));
+    }
+
+    #[test]
+    fn the_report_limit_is_the_receivers_window() {
+        let window = scream::receiver::ReceiverConfig::default().report_window;
+        assert_eq!(PACKETS_PER_REPORT.max, f64::from(window));
+    }
+}
