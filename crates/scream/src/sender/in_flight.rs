@@ -60,6 +60,9 @@ pub(crate) struct Tally {
 pub(crate) struct SentHistory {
     records: VecDeque<SentRecord>,
     next_seq: u16,
+    /// In-flight packets dropped from a full history and not yet reported through
+    /// [`SentHistory::expire`].
+    evicted: Tally,
 }
 
 impl SentHistory {
@@ -67,6 +70,7 @@ impl SentHistory {
         Self {
             records: VecDeque::with_capacity(256),
             next_seq: first_seq,
+            evicted: Tally::default(),
         }
     }
 
@@ -75,9 +79,16 @@ impl SentHistory {
         let seq = self.next_seq;
         self.next_seq = seq.wrapping_add(1);
         if self.records.len() >= usize::from(u16::MAX) {
-            // Cannot happen while the in-flight timeout works; keep the seq-distance
-            // lookup unambiguous regardless.
-            self.records.pop_front();
+            // Only when more packets are unresolved than 16-bit sequence numbers can
+            // tell apart (a long in-flight timeout at a high packet rate). The oldest
+            // record leaves to keep lookups unambiguous; if it was still in flight it
+            // leaves the bytes in flight too, as an expiry, at the next `expire`.
+            if let Some(r) = self.records.pop_front() {
+                if r.state == PacketState::InFlight {
+                    self.evicted.packets += 1;
+                    self.evicted.bytes += u64::from(r.size_bytes);
+                }
+            }
         }
         self.records.push_back(SentRecord {
             seq,
@@ -169,12 +180,16 @@ impl SentHistory {
             .sum()
     }
 
-    /// Timeout: declares lost what was sent `timeout` or longer before `now`.
+    /// Timeout: declares lost what was sent `timeout` or longer before `now`, and
+    /// what a full history dropped while it was in flight.
     pub(crate) fn expire(&mut self, now: Instant, timeout: Duration) -> Tally {
-        match now.checked_sub(timeout) {
-            Some(limit) => self.declare_lost_before(limit + Duration::from_nanos(1)),
-            None => Tally::default(),
+        let mut t = std::mem::take(&mut self.evicted);
+        if let Some(limit) = now.checked_sub(timeout) {
+            let timed_out = self.declare_lost_before(limit + Duration::from_nanos(1));
+            t.packets += timed_out.packets;
+            t.bytes += timed_out.bytes;
         }
+        t
     }
 }
 
@@ -213,6 +228,26 @@ mod tests {
         h.on_sent(ms(0), 100);
         assert!(h.ack(0).is_some());
         assert!(h.ack(0).is_none());
+    }
+
+    #[test]
+    fn bytes_in_flight_never_outlive_their_records() {
+        // More packets unresolved than 16-bit sequence numbers can tell apart: the
+        // oldest records must leave, and their bytes with them, through a tally.
+        let mut h = SentHistory::new(0);
+        let mut sent = 0u64;
+        for i in 0..70_000u64 {
+            h.on_sent(Instant::from_micros(10 * i), 500);
+            sent += 500;
+        }
+        // Nothing is old enough to time out; only what the history dropped comes out.
+        let out = h.expire(Instant::from_millis(1000), Duration::from_secs(3600));
+        assert_eq!(out.packets, 70_000 - u64::from(u16::MAX));
+        assert_eq!(h.in_flight_bytes() + out.bytes, sent);
+        assert_eq!(
+            h.expire(Instant::from_millis(1000), Duration::from_secs(3600)),
+            Tally::default()
+        );
     }
 
     #[test]
