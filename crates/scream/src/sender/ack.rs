@@ -7,6 +7,7 @@
 //! recognised and skipped without counting.
 
 use super::Sender;
+use super::delay::PLAUSIBILITY_MARGIN;
 use super::in_flight::Lookup;
 use super::v2::{AckSummary, Measurements};
 use crate::ecn::Ecn;
@@ -69,9 +70,24 @@ impl Sender {
                 ack.packets_ce += 1;
             }
             if let Some(a) = arrival {
-                let owd = i128::from(a.as_nanos()) - i128::from(rec.sent_at.as_nanos());
-                let owd = i64::try_from(owd).unwrap_or(if owd < 0 { i64::MIN } else { i64::MAX });
-                self.delay.on_owd_sample(now, owd, target);
+                let age = now.saturating_duration_since(rec.sent_at);
+                // The packet arrived `held` before the report was made, and the report
+                // was made before it reached us: `held` cannot exceed the packet's age.
+                // A larger one (an arrival time offset of 0x1FFE, "8 s or more", on a
+                // packet sent 50 ms ago; RFC 8888 §3.1) contradicts the report itself:
+                // the acknowledgement stands, the arrival time is ignored and counted.
+                let held = feedback.report_time.saturating_duration_since(a);
+                if held > age.saturating_add(PLAUSIBILITY_MARGIN) {
+                    self.counters.feedback_ignored += 1;
+                } else {
+                    let owd = i128::from(a.as_nanos()) - i128::from(rec.sent_at.as_nanos());
+                    let owd =
+                        i64::try_from(owd).unwrap_or(if owd < 0 { i64::MIN } else { i64::MAX });
+                    // A sample the estimator finds implausible against its history (a
+                    // clock step) is dropped there, not counted here: the report is
+                    // consistent in itself.
+                    self.delay.on_owd_sample(now, owd, age, target);
+                }
             }
             newest_sent = Some(newest_sent.map_or(rec.sent_at, |t| t.max(rec.sent_at)));
         }
