@@ -7,7 +7,7 @@
 //! recognised and skipped without counting.
 
 use super::Sender;
-use super::delay::PLAUSIBILITY_MARGIN;
+use super::delay::{PLAUSIBILITY_MARGIN, Verdict};
 use super::in_flight::Lookup;
 use super::v2::{AckSummary, Measurements};
 use crate::ecn::Ecn;
@@ -19,13 +19,15 @@ impl Sender {
     pub fn on_feedback(&mut self, now: Instant, feedback: &Feedback) {
         let now = self.clock(now);
         let reports = u64::try_from(feedback.reports.len()).unwrap_or(u64::MAX);
-        // A report time earlier than an earlier report's: the receiver clock went
-        // backwards, or this feedback was overtaken on the way. Either way its
-        // per-packet times cannot be compared with what we have.
-        if self
-            .last_report_time
-            .is_some_and(|prev| feedback.report_time < prev)
-        {
+        // A report time earlier than the last report's (overtaken on the way, replayed,
+        // or the receiver clock went back) or far ahead of how much our clock advanced
+        // (forged, corrupted, or the receiver clock jumped): its per-packet times cannot
+        // be compared with what we have. Unless a few reports in a row agree on a new
+        // receiver clock, which is then followed (see `delay::report_clock`).
+        let verdict = self
+            .delay
+            .judge_report(now, self.last_report_time, feedback.report_time);
+        if verdict == Verdict::Stale {
             self.counters.feedback_ignored += reports;
             return;
         }

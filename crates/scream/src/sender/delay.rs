@@ -17,7 +17,11 @@
 //! restarts from them. So one bad sample cannot collapse the rate, while a real queue or
 //! a longer path (both within the bounds) is measured as before.
 
-use crate::time::{Duration, Instant};
+mod report_clock;
+
+use crate::time::{Duration, Instant, RemoteInstant};
+use report_clock::ReportClock;
+pub(crate) use report_clock::Verdict;
 
 /// Buckets of the base delay history (draft: a 10-minute history kept in 1-minute
 /// minima, as in RFC 6817 §3.4.2).
@@ -84,6 +88,7 @@ pub(crate) struct DelayEstimator {
     standing_started: Option<Instant>,
     refresh_until: Option<Instant>,
     last_refresh: Option<Instant>,
+    report_clock: ReportClock,
     /// Feedbacks processed so far.
     feedbacks: u64,
     /// Implausible samples since the last plausible one, if any.
@@ -123,9 +128,23 @@ impl DelayEstimator {
             standing_started: None,
             refresh_until: None,
             last_refresh: None,
+            report_clock: ReportClock::default(),
             feedbacks: 0,
             step: None,
         }
+    }
+
+    /// Whether a report with `report_time`, arriving at `now`, is fresh enough to use;
+    /// `last` is the report time of the last report used (see [`ReportClock`]). The
+    /// delay estimator judges it because the report time is the receiver's clock, the
+    /// same clock the one-way delays are measured against.
+    pub(crate) fn judge_report(
+        &mut self,
+        now: Instant,
+        last: Option<RemoteInstant>,
+        report_time: RemoteInstant,
+    ) -> Verdict {
+        self.report_clock.judge(now, last, report_time)
     }
 
     /// One-way delay sample: `owd_nanos` = arrival (remote clock) − send (local clock),
