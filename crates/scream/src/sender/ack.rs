@@ -4,7 +4,10 @@
 //! Feedback comes from the peer and is never trusted: reports that cannot be matched to
 //! a sent packet, or whose times are impossible, are skipped and counted in
 //! [`super::SenderStats::feedback_ignored`]. Repeats from overlapping reports are
-//! recognised and skipped without counting.
+//! recognised and skipped without counting. A whole report whose report time does not
+//! follow the sender's own clock is ignored (`delay::report_clock`); a delay sample
+//! that does not fit what the sender knows about the packet is not used (`delay`); a
+//! packet no report covered is not taken for lost (`in_flight`).
 
 use super::Sender;
 use super::delay::{PLAUSIBILITY_MARGIN, Verdict};
@@ -41,7 +44,9 @@ impl Sender {
                 self.counters.feedback_ignored += 1;
                 continue;
             };
-            let idx = match s.sent.lookup(r.seq) {
+            let lookup = s.sent.lookup(r.seq);
+            s.sent.note_reported(lookup);
+            let idx = match lookup {
                 Lookup::Tracked(i) => i,
                 Lookup::Stale => continue,
                 Lookup::Unknown => {
@@ -94,6 +99,7 @@ impl Sender {
             newest_sent = Some(newest_sent.map_or(rec.sent_at, |t| t.max(rec.sent_at)));
         }
         for s in &mut self.streams {
+            s.sent.end_report();
             s.sent.trim();
         }
         self.counters.packets_acked += ack.packets_acked;
@@ -136,7 +142,9 @@ impl Sender {
     }
 
     /// RFC 8985-style: a packet is lost once a packet sent more than the reordering
-    /// window after it was acknowledged.
+    /// window after it was acknowledged, if a report said it was missing. One that no
+    /// report covered (its reports were lost) leaves the bytes in flight at the same
+    /// point, as neither acknowledged nor lost (see `in_flight`).
     fn detect_losses(&mut self, now: Instant, ack: &mut AckSummary) {
         let Some(newest) = self.newest_acked_sent_at else {
             return;
@@ -145,7 +153,11 @@ impl Sender {
             return;
         };
         for s in &mut self.streams {
-            let t = s.sent.declare_lost_before(limit);
+            let resolved = s.sent.declare_lost_before(limit);
+            self.bytes_in_flight = self
+                .bytes_in_flight
+                .saturating_sub(resolved.unreported.bytes);
+            let t = resolved.lost;
             if t.packets > 0 {
                 self.bytes_in_flight = self.bytes_in_flight.saturating_sub(t.bytes);
                 self.counters.packets_lost += t.packets;

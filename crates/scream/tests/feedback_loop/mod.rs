@@ -97,6 +97,9 @@ pub(crate) struct Outcome {
     /// (arrival at the receiver, bytes)
     pub(crate) arrivals: Vec<(Instant, u32)>,
     pub(crate) dropped_at_bottleneck: u64,
+    /// Packets declared lost while processing feedback (loss detection proper, as
+    /// opposed to the in-flight timeout, which runs on the other calls).
+    pub(crate) lost_on_feedback: u64,
     pub(crate) feedback: Vec<Delivered>,
     pub(crate) samples: Vec<Sample>,
     pub(crate) last: SenderStats,
@@ -142,6 +145,13 @@ impl Outcome {
             .filter(|d| d.at >= from && d.wholly_ignored())
             .copied()
             .collect()
+    }
+
+    /// Packets the sender's loss detection declared lost beyond those the bottleneck
+    /// dropped.
+    pub(crate) fn falsely_detected_lost(&self) -> u64 {
+        self.lost_on_feedback
+            .saturating_sub(self.dropped_at_bottleneck)
     }
 
     /// Packets the sender declared lost beyond those the bottleneck dropped.
@@ -255,7 +265,7 @@ pub(crate) fn run(mut setup: Setup) -> Outcome {
             }
             let (_, bytes) = back.pop_front().expect("front exists");
             let fb = decode_feedback(&bytes, &ParseOptions::RFC, &mut unwrapper).expect("decodes");
-            let before = sender.stats().feedback_ignored;
+            let before = sender.stats();
             let mut fb_now = now;
             if let Some((when, jump)) = setup.sender_jump {
                 if now >= when {
@@ -267,8 +277,9 @@ pub(crate) fn run(mut setup: Setup) -> Outcome {
             out.feedback.push(Delivered {
                 at: now,
                 reports: fb.reports.len() as u64,
-                ignored: sender.stats().feedback_ignored - before,
+                ignored: sender.stats().feedback_ignored - before.feedback_ignored,
             });
+            out.lost_on_feedback += sender.stats().packets_lost - before.packets_lost;
         }
         if sender.poll_timeout().is_some_and(|t| t <= now) {
             sender.handle_timeout(now);
