@@ -17,7 +17,8 @@ use crate::time::{Duration, RemoteInstant};
 /// `report_time` is the report timestamp extended by `unwrapper` (keep one unwrapper per
 /// feedback sender for the whole session). A received packet arrived `ato`/1024 s before
 /// it; ATO 0x1FFF gives `arrival: None`; 0x1FFE ("that long or longer") is taken at face
-/// value. R=0 gives [`PacketStatus::NotReceived`].
+/// value (the sender uses no arrival time that is older than the packet). R=0 gives
+/// [`PacketStatus::NotReceived`].
 pub fn to_feedback(repr: &Repr, unwrapper: &mut TimestampUnwrapper) -> Feedback {
     let mut feedback = Feedback::default();
     to_feedback_into(repr, unwrapper, &mut feedback);
