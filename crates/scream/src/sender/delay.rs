@@ -57,10 +57,10 @@ const REFRESH_RATE_FACTOR: f64 = 0.5;
 /// resolution (1/1024 s, RFC 8888 §3.1), the report timestamp's (1/65536 s), and the
 /// clocks' rate difference over a base delay window (tens of ppm over minutes).
 pub(crate) const PLAUSIBILITY_MARGIN: Duration = Duration::from_millis(10);
-/// Feedbacks in a row whose samples are all implausible, after which the receiver's
-/// clock (or ours) is taken to have stepped and the base delay restarts. One report, or
-/// two, may be forged or corrupted; three in a row, each after the previous one, is
-/// what a clock step looks like.
+/// Feedbacks with implausible samples, and no plausible one in between, after which the
+/// receiver's clock (or ours) is taken to have stepped and the base delay restarts. One
+/// report, or two, may be forged or corrupted; three in a row is what a clock step
+/// looks like.
 const STEP_CONFIRM_FEEDBACKS: u64 = 3;
 
 /// Delay state of a sender.
@@ -98,8 +98,10 @@ pub(crate) struct DelayEstimator {
 /// A run of implausible samples: maybe a clock step.
 #[derive(Debug, Clone, Copy)]
 struct ClockStep {
-    /// The feedback (count) its first sample came with.
-    first_feedback: u64,
+    /// The feedback (count) its latest sample came with.
+    last_feedback: u64,
+    /// Distinct feedbacks its samples came with.
+    feedbacks: u64,
     /// Lowest one-way delay among its samples: the base delay if the step is real.
     lowest: i64,
 }
@@ -187,11 +189,16 @@ impl DelayEstimator {
     fn on_implausible(&mut self, now: Instant, owd_nanos: i64) {
         let feedback = self.feedbacks;
         let step = self.step.get_or_insert(ClockStep {
-            first_feedback: feedback,
+            last_feedback: feedback,
+            feedbacks: 1,
             lowest: owd_nanos,
         });
+        if step.last_feedback != feedback {
+            step.last_feedback = feedback;
+            step.feedbacks += 1;
+        }
         step.lowest = step.lowest.min(owd_nanos);
-        if feedback - step.first_feedback + 1 < STEP_CONFIRM_FEEDBACKS {
+        if step.feedbacks < STEP_CONFIRM_FEEDBACKS {
             return;
         }
         let lowest = step.lowest;
@@ -446,6 +453,21 @@ mod tests {
                 "{step}"
             );
         }
+    }
+
+    #[test]
+    fn two_bad_reports_apart_are_no_clock_step() {
+        let mut d = DelayEstimator::new(Duration::from_secs(600));
+        feed(&mut d, 1000, &[30, 34]);
+        // A forged sample, two feedbacks without samples, another forged one: only two
+        // feedbacks carried implausible samples, so the base stays.
+        let now = Instant::from_millis(1100);
+        d.on_owd_sample(now, 5_000_000_000, Duration::from_millis(60), TARGET);
+        for _ in 0..3 {
+            d.on_feedback_end(now, 1.0 / 16.0, Duration::from_millis(50), TARGET);
+        }
+        let q = feed(&mut d, 1200, &[5_000, 36]);
+        assert_eq!(q, [Duration::from_millis(4), Duration::from_millis(6)]);
     }
 
     #[test]
