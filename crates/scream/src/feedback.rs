@@ -39,6 +39,12 @@ pub struct PacketReport {
 /// Reports of one SSRC appear in increasing sequence order (modulo 2^16) and may
 /// overlap earlier reports: a receiver repeats recent packets so a lost feedback packet
 /// is repaired by the next one.
+///
+/// A report covers, per SSRC, every sequence number from its lowest to its highest
+/// reported one, as an RFC 8888 block does (§3.1: `begin_seq` and `num_reports`): a
+/// number inside that range without an entry means not received, like an explicit
+/// [`PacketStatus::NotReceived`]. A number outside every report's range says nothing;
+/// the sender does not take such a packet for lost.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Feedback {
     /// When the receiver generated the report, on the receiver's clock.

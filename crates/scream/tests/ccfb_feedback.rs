@@ -244,3 +244,45 @@ fn decoded_report_times_stay_monotonic_over_a_wrap() {
         previous = back.report_time;
     }
 }
+
+#[test]
+fn the_unwrapper_is_not_poisoned_by_one_far_value() {
+    let t0: u32 = 0x1000_0000;
+    let second: u32 = 0x1_0000;
+    let mut u = TimestampUnwrapper::new();
+    assert_eq!(u.unwrap(t0), u64::from(t0));
+    // A forged or corrupted timestamp almost half the wrap (9.1 h) ahead is placed
+    // ahead, as the arithmetic says...
+    let far = t0.wrapping_add(0x7fff_0000);
+    assert_eq!(u.unwrap(far), u64::from(t0) + 0x7fff_0000);
+    // ...but the genuine ones that follow, even one delayed by 2 s, are still placed
+    // around the genuine clock, not a whole wrap (18.2 h) later.
+    assert_eq!(u.unwrap(t0 - 2 * second), u64::from(t0 - 2 * second));
+    assert_eq!(u.unwrap(t0 + second), u64::from(t0 + second));
+    assert_eq!(u.highest(), Some(u64::from(t0 + second)));
+    for i in 2..100 {
+        assert_eq!(u.unwrap(t0 + i * second), u64::from(t0 + i * second));
+    }
+}
+
+#[test]
+fn the_unwrapper_follows_a_clock_that_really_jumped() {
+    let second: u32 = 0x1_0000;
+    let t0: u32 = 0xc000_0000;
+    let six_hours = 6 * 3600 * second;
+    for (name, jump) in [
+        ("forward", i64::from(six_hours)),
+        ("backward", -i64::from(six_hours)),
+    ] {
+        let mut u = TimestampUnwrapper::new();
+        u.unwrap(t0);
+        let jumped = (i64::from(t0) + jump) as u32;
+        let want = |i: u32| (i64::from(t0) + jump + i64::from(i * second)) as u64;
+        // Confirmed by the timestamps that follow it, the new clock is followed for
+        // longer than half a wrap.
+        for i in 0..40_000u32 {
+            let ts = jumped.wrapping_add(i * second);
+            assert_eq!(u.unwrap(ts), want(i), "{name}, {i} s after the jump");
+        }
+    }
+}

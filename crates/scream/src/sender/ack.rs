@@ -4,9 +4,13 @@
 //! Feedback comes from the peer and is never trusted: reports that cannot be matched to
 //! a sent packet, or whose times are impossible, are skipped and counted in
 //! [`super::SenderStats::feedback_ignored`]. Repeats from overlapping reports are
-//! recognised and skipped without counting.
+//! recognised and skipped without counting. A whole report whose report time does not
+//! follow the sender's own clock is ignored (`delay::report_clock`); a delay sample
+//! that does not fit what the sender knows about the packet is not used (`delay`); a
+//! packet no report covered is not taken for lost (`in_flight`).
 
 use super::Sender;
+use super::delay::{PLAUSIBILITY_MARGIN, Verdict};
 use super::in_flight::Lookup;
 use super::v2::{AckSummary, Measurements};
 use crate::ecn::Ecn;
@@ -18,13 +22,15 @@ impl Sender {
     pub fn on_feedback(&mut self, now: Instant, feedback: &Feedback) {
         let now = self.clock(now);
         let reports = u64::try_from(feedback.reports.len()).unwrap_or(u64::MAX);
-        // A report time earlier than an earlier report's: the receiver clock went
-        // backwards, or this feedback was overtaken on the way. Either way its
-        // per-packet times cannot be compared with what we have.
-        if self
-            .last_report_time
-            .is_some_and(|prev| feedback.report_time < prev)
-        {
+        // A report time earlier than the last report's (overtaken on the way, replayed,
+        // or the receiver clock went back) or far ahead of how much our clock advanced
+        // (forged, corrupted, or the receiver clock jumped): its per-packet times cannot
+        // be compared with what we have. Unless a few reports in a row agree on a new
+        // receiver clock, which is then followed (see `delay::report_clock`).
+        let verdict = self
+            .delay
+            .judge_report(now, self.last_report_time, feedback.report_time);
+        if verdict == Verdict::Stale {
             self.counters.feedback_ignored += reports;
             return;
         }
@@ -38,7 +44,9 @@ impl Sender {
                 self.counters.feedback_ignored += 1;
                 continue;
             };
-            let idx = match s.sent.lookup(r.seq) {
+            let lookup = s.sent.lookup(r.seq);
+            s.sent.note_reported(lookup);
+            let idx = match lookup {
                 Lookup::Tracked(i) => i,
                 Lookup::Stale => continue,
                 Lookup::Unknown => {
@@ -69,13 +77,29 @@ impl Sender {
                 ack.packets_ce += 1;
             }
             if let Some(a) = arrival {
-                let owd = i128::from(a.as_nanos()) - i128::from(rec.sent_at.as_nanos());
-                let owd = i64::try_from(owd).unwrap_or(if owd < 0 { i64::MIN } else { i64::MAX });
-                self.delay.on_owd_sample(now, owd, target);
+                let age = now.saturating_duration_since(rec.sent_at);
+                // The packet arrived `held` before the report was made, and the report
+                // was made before it reached us: `held` cannot exceed the packet's age.
+                // A larger one (an arrival time offset of 0x1FFE, "8 s or more", on a
+                // packet sent 50 ms ago; RFC 8888 §3.1) contradicts the report itself:
+                // the acknowledgement stands, the arrival time is ignored and counted.
+                let held = feedback.report_time.saturating_duration_since(a);
+                if held > age.saturating_add(PLAUSIBILITY_MARGIN) {
+                    self.counters.feedback_ignored += 1;
+                } else {
+                    let owd = i128::from(a.as_nanos()) - i128::from(rec.sent_at.as_nanos());
+                    let owd =
+                        i64::try_from(owd).unwrap_or(if owd < 0 { i64::MIN } else { i64::MAX });
+                    // A sample the estimator finds implausible against its history (a
+                    // clock step) is dropped there, not counted here: the report is
+                    // consistent in itself.
+                    self.delay.on_owd_sample(now, owd, age, target);
+                }
             }
             newest_sent = Some(newest_sent.map_or(rec.sent_at, |t| t.max(rec.sent_at)));
         }
         for s in &mut self.streams {
+            s.sent.end_report();
             s.sent.trim();
         }
         self.counters.packets_acked += ack.packets_acked;
@@ -118,7 +142,9 @@ impl Sender {
     }
 
     /// RFC 8985-style: a packet is lost once a packet sent more than the reordering
-    /// window after it was acknowledged.
+    /// window after it was acknowledged, if a report said it was missing. One that no
+    /// report covered (its reports were lost) leaves the bytes in flight at the same
+    /// point, as neither acknowledged nor lost (see `in_flight`).
     fn detect_losses(&mut self, now: Instant, ack: &mut AckSummary) {
         let Some(newest) = self.newest_acked_sent_at else {
             return;
@@ -127,7 +153,11 @@ impl Sender {
             return;
         };
         for s in &mut self.streams {
-            let t = s.sent.declare_lost_before(limit);
+            let resolved = s.sent.declare_lost_before(limit);
+            self.bytes_in_flight = self
+                .bytes_in_flight
+                .saturating_sub(resolved.unreported.bytes);
+            let t = resolved.lost;
             if t.packets > 0 {
                 self.bytes_in_flight = self.bytes_in_flight.saturating_sub(t.bytes);
                 self.counters.packets_lost += t.packets;

@@ -6,8 +6,22 @@
 //! have unrelated epochs, so only its changes mean anything: the base delay is its
 //! minimum over a long history (draft §"Network Congestion Control", after RFC 6817 LEDBAT) and the queue delay
 //! is the excess over that minimum.
+//!
+//! Samples are checked against what the sender knows for itself before they are used.
+//! A packet's queue delay cannot exceed the time since it was sent (its "age" when the
+//! feedback arrives), and a one-way delay cannot fall below the base by more than that
+//! age either (the base path's own delay is at most one round trip). A sample outside
+//! those bounds means the receiver's clock stepped, our own `now` jumped, or the report
+//! lies; it is not used. Only when such samples persist over
+//! [`STEP_CONFIRM_FEEDBACKS`] feedbacks in a row is it a clock step, and the base delay
+//! restarts from them. So one bad sample cannot collapse the rate, while a real queue or
+//! a longer path (both within the bounds) is measured as before.
 
-use crate::time::{Duration, Instant};
+mod report_clock;
+
+use crate::time::{Duration, Instant, RemoteInstant};
+use report_clock::ReportClock;
+pub(crate) use report_clock::Verdict;
 
 /// Buckets of the base delay history (draft: a 10-minute history kept in 1-minute
 /// minima, as in RFC 6817 §3.4.2).
@@ -39,6 +53,15 @@ const REFRESH_MIN_SPAN: Duration = Duration::from_millis(100);
 const REFRESH_RTTS: u32 = 5;
 /// Target scale during a refresh, so the network queue drains.
 const REFRESH_RATE_FACTOR: f64 = 0.5;
+/// Slack on the plausibility bounds of a delay sample: the arrival time offset's
+/// resolution (1/1024 s, RFC 8888 §3.1), the report timestamp's (1/65536 s), and the
+/// clocks' rate difference over a base delay window (tens of ppm over minutes).
+pub(crate) const PLAUSIBILITY_MARGIN: Duration = Duration::from_millis(10);
+/// Feedbacks with implausible samples, and no plausible one in between, after which the
+/// receiver's clock (or ours) is taken to have stepped and the base delay restarts. One
+/// report, or two, may be forged or corrupted; three in a row is what a clock step
+/// looks like.
+const STEP_CONFIRM_FEEDBACKS: u64 = 3;
 
 /// Delay state of a sender.
 #[derive(Debug, Clone)]
@@ -65,6 +88,22 @@ pub(crate) struct DelayEstimator {
     standing_started: Option<Instant>,
     refresh_until: Option<Instant>,
     last_refresh: Option<Instant>,
+    report_clock: ReportClock,
+    /// Feedbacks processed so far.
+    feedbacks: u64,
+    /// Implausible samples since the last plausible one, if any.
+    step: Option<ClockStep>,
+}
+
+/// A run of implausible samples: maybe a clock step.
+#[derive(Debug, Clone, Copy)]
+struct ClockStep {
+    /// The feedback (count) its latest sample came with.
+    last_feedback: u64,
+    /// Distinct feedbacks its samples came with.
+    feedbacks: u64,
+    /// Lowest one-way delay among its samples: the base delay if the step is real.
+    lowest: i64,
 }
 
 impl DelayEstimator {
@@ -91,11 +130,91 @@ impl DelayEstimator {
             standing_started: None,
             refresh_until: None,
             last_refresh: None,
+            report_clock: ReportClock::default(),
+            feedbacks: 0,
+            step: None,
         }
     }
 
-    /// One-way delay sample: `owd_nanos` = arrival (remote clock) − send (local clock).
-    pub(crate) fn on_owd_sample(&mut self, now: Instant, owd_nanos: i64, qdelay_target: Duration) {
+    /// Whether a report with `report_time`, arriving at `now`, is fresh enough to use;
+    /// `last` is the report time of the last report used (see [`ReportClock`]). The
+    /// delay estimator judges it because the report time is the receiver's clock, the
+    /// same clock the one-way delays are measured against.
+    pub(crate) fn judge_report(
+        &mut self,
+        now: Instant,
+        last: Option<RemoteInstant>,
+        report_time: RemoteInstant,
+    ) -> Verdict {
+        self.report_clock.judge(now, last, report_time)
+    }
+
+    /// One-way delay sample: `owd_nanos` = arrival (remote clock) − send (local clock),
+    /// of a packet sent `age` before `now`. Returns whether the sample was used (see the
+    /// module documentation for when it is not).
+    pub(crate) fn on_owd_sample(
+        &mut self,
+        now: Instant,
+        owd_nanos: i64,
+        age: Duration,
+        qdelay_target: Duration,
+    ) -> bool {
+        self.rotate_buckets(now);
+        let base = self.history_min.min(self.buckets[self.bucket_idx]);
+        if base != i64::MAX {
+            let bound = nanos_i64(age.saturating_add(PLAUSIBILITY_MARGIN));
+            let deviation = owd_nanos.saturating_sub(base);
+            if deviation > bound || deviation < bound.saturating_neg() {
+                self.on_implausible(now, owd_nanos);
+                return false;
+            }
+        }
+        self.step = None;
+        let cur = &mut self.buckets[self.bucket_idx];
+        *cur = (*cur).min(owd_nanos);
+        let base = self.history_min.min(*cur);
+        let q = u64::try_from(owd_nanos.saturating_sub(base)).unwrap_or(0);
+        self.queue_delay = Duration::from_nanos(q);
+
+        let qd = self.queue_delay.as_secs_f64();
+        self.qd_min_avg = self.qd_min_avg.min(qd);
+        self.qd_max_avg = qdelay_target.as_secs_f64().min(self.qd_max_avg.max(qd));
+        self.standing_min = self.standing_min.min(self.queue_delay);
+        true
+    }
+
+    /// A sample outside the plausible bounds. Alone it is dropped; when the samples of
+    /// [`STEP_CONFIRM_FEEDBACKS`] feedbacks in a row are all out of bounds, a clock
+    /// stepped: the base delay history restarts from the lowest of them.
+    fn on_implausible(&mut self, now: Instant, owd_nanos: i64) {
+        let feedback = self.feedbacks;
+        let step = self.step.get_or_insert(ClockStep {
+            last_feedback: feedback,
+            feedbacks: 1,
+            lowest: owd_nanos,
+        });
+        if step.last_feedback != feedback {
+            step.last_feedback = feedback;
+            step.feedbacks += 1;
+        }
+        step.lowest = step.lowest.min(owd_nanos);
+        if step.feedbacks < STEP_CONFIRM_FEEDBACKS {
+            return;
+        }
+        let lowest = step.lowest;
+        self.step = None;
+        self.buckets = [i64::MAX; BASE_DELAY_BUCKETS];
+        self.buckets[self.bucket_idx] = lowest;
+        self.history_min = i64::MAX;
+        self.bucket_started = Some(now);
+        self.queue_delay =
+            Duration::from_nanos(u64::try_from(owd_nanos.saturating_sub(lowest)).unwrap_or(0));
+        self.standing_min = Duration::MAX;
+        self.standing_started = Some(now);
+    }
+
+    /// Starts a new base delay bucket when the current one is full.
+    fn rotate_buckets(&mut self, now: Instant) {
         let started = *self.bucket_started.get_or_insert(now);
         if now.saturating_duration_since(started) >= self.bucket_len {
             self.history_min = self.history_min.min(self.buckets[self.bucket_idx]);
@@ -111,16 +230,6 @@ impl DelayEstimator {
                 .unwrap_or(i64::MAX);
             self.bucket_started = Some(now);
         }
-        let cur = &mut self.buckets[self.bucket_idx];
-        *cur = (*cur).min(owd_nanos);
-        let base = self.history_min.min(*cur);
-        let q = u64::try_from(owd_nanos.saturating_sub(base)).unwrap_or(0);
-        self.queue_delay = Duration::from_nanos(q);
-
-        let qd = self.queue_delay.as_secs_f64();
-        self.qd_min_avg = self.qd_min_avg.min(qd);
-        self.qd_max_avg = qdelay_target.as_secs_f64().min(self.qd_max_avg.max(qd));
-        self.standing_min = self.standing_min.min(self.queue_delay);
     }
 
     /// RTT sample (send time of the newest acknowledged packet to now).
@@ -161,6 +270,7 @@ impl DelayEstimator {
         congestion_interval: Duration,
         qdelay_target: Duration,
     ) {
+        self.feedbacks += 1;
         // Draft §"Network Congestion Control": qdelay_avg, a slow-attack fast-decay EWMA.
         // The draft updates it once per RTT; like the reference we update it once per
         // congestion interval (min(VIRTUAL_RTT, s_rtt)), otherwise at RTTs of 50 ms
@@ -271,34 +381,113 @@ impl DelayEstimator {
     }
 }
 
+/// A duration in nanoseconds as `i64`, saturating (292 years).
+fn nanos_i64(d: Duration) -> i64 {
+    i64::try_from(d.as_nanos()).unwrap_or(i64::MAX)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const TARGET: Duration = Duration::from_millis(60);
+    /// A packet age that makes every sample of these tests plausible.
+    const AGE: Duration = Duration::from_secs(1);
 
     #[test]
     fn queue_delay_is_excess_over_minimum_owd() {
         let mut d = DelayEstimator::new(Duration::from_secs(600));
         let t = Instant::from_millis(1);
-        d.on_owd_sample(t, 25_000_000, TARGET);
+        d.on_owd_sample(t, 25_000_000, AGE, TARGET);
         assert_eq!(d.queue_delay(), Duration::ZERO);
-        d.on_owd_sample(t, 40_000_000, TARGET);
+        d.on_owd_sample(t, 40_000_000, AGE, TARGET);
         assert_eq!(d.queue_delay(), Duration::from_millis(15));
         // Negative offsets (receiver clock behind) work the same.
         let mut d = DelayEstimator::new(Duration::from_secs(600));
-        d.on_owd_sample(t, -5_000_000, TARGET);
-        d.on_owd_sample(t, -1_000_000, TARGET);
+        d.on_owd_sample(t, -5_000_000, AGE, TARGET);
+        d.on_owd_sample(t, -1_000_000, AGE, TARGET);
         assert_eq!(d.queue_delay(), Duration::from_millis(4));
+    }
+
+    /// Feeds `owds` (ms) as the samples of consecutive feedbacks, each from a packet
+    /// sent 60 ms before; returns the queue delay after each.
+    fn feed(d: &mut DelayEstimator, start_ms: u64, owds: &[i64]) -> Vec<Duration> {
+        let age = Duration::from_millis(60);
+        owds.iter()
+            .enumerate()
+            .map(|(i, owd)| {
+                let now = Instant::from_millis(start_ms + 20 * i as u64);
+                d.on_owd_sample(now, owd * 1_000_000, age, TARGET);
+                d.on_feedback_end(now, 1.0 / 16.0, Duration::from_millis(50), TARGET);
+                d.queue_delay()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn one_implausible_sample_is_dropped_either_way() {
+        let ms = |v| Duration::from_millis(v);
+        for outlier in [2_030, 30 - 8_000] {
+            let mut d = DelayEstimator::new(Duration::from_secs(600));
+            let q = feed(&mut d, 1000, &[30, 35, outlier, 40, 32]);
+            assert_eq!(q, [ms(0), ms(5), ms(5), ms(10), ms(2)], "{outlier}");
+        }
+    }
+
+    #[test]
+    fn a_clock_step_restarts_the_base_delay_after_a_few_feedbacks() {
+        let ms = |v| Duration::from_millis(v);
+        for step in [2_000, -3_600_000] {
+            let mut d = DelayEstimator::new(Duration::from_secs(600));
+            let owds: Vec<i64> = [30, 35, 31, 33, 36, 30, 34]
+                .iter()
+                .enumerate()
+                .map(|(i, v)| if i >= 2 { v + step } else { *v })
+                .collect();
+            let q = feed(&mut d, 1000, &owds);
+            // Dropped while unconfirmed; then measured from the lowest sample of the
+            // step, and against it from then on.
+            assert_eq!(
+                q,
+                [ms(0), ms(5), ms(5), ms(5), ms(5), ms(0), ms(4)],
+                "{step}"
+            );
+        }
+    }
+
+    #[test]
+    fn two_bad_reports_apart_are_no_clock_step() {
+        let mut d = DelayEstimator::new(Duration::from_secs(600));
+        feed(&mut d, 1000, &[30, 34]);
+        // A forged sample, two feedbacks without samples, another forged one: only two
+        // feedbacks carried implausible samples, so the base stays.
+        let now = Instant::from_millis(1100);
+        d.on_owd_sample(now, 5_000_000_000, Duration::from_millis(60), TARGET);
+        for _ in 0..3 {
+            d.on_feedback_end(now, 1.0 / 16.0, Duration::from_millis(50), TARGET);
+        }
+        let q = feed(&mut d, 1200, &[5_000, 36]);
+        assert_eq!(q, [Duration::from_millis(4), Duration::from_millis(6)]);
+    }
+
+    #[test]
+    fn a_forward_jump_of_our_clock_does_not_become_the_base_delay() {
+        // Our `now` jumps 5 s ahead once: a packet sent "at" the jumped instant reads a
+        // one-way delay 5 s too short. It must not become the base delay, or every
+        // later sample reads 5 s of queue.
+        let mut d = DelayEstimator::new(Duration::from_secs(600));
+        feed(&mut d, 1000, &[30, 32, 30 - 5_000, 31]);
+        let q = feed(&mut d, 1100, &[33, 30, 34, 35, 31]);
+        assert!(q.iter().all(|q| *q <= Duration::from_millis(5)), "{q:?}");
     }
 
     #[test]
     fn base_delay_forgets_minima_older_than_the_window() {
         let mut d = DelayEstimator::new(Duration::from_secs(10));
-        d.on_owd_sample(Instant::from_millis(0), 10_000_000, TARGET);
+        d.on_owd_sample(Instant::from_millis(0), 10_000_000, AGE, TARGET);
         // Path got longer: 30 ms. For the whole window the old minimum holds.
         for s in 1..=10 {
-            d.on_owd_sample(Instant::from_secs_for_test(s), 30_000_000, TARGET);
+            d.on_owd_sample(Instant::from_secs_for_test(s), 30_000_000, AGE, TARGET);
         }
         assert_eq!(d.queue_delay(), Duration::ZERO, "old minimum aged out");
     }

@@ -10,6 +10,19 @@
 //! draft's lost packet detection asks: a packet is lost once a packet *sent* more than
 //! the reordering window after it has been acknowledged. Reordering shorter than the
 //! window is therefore never loss.
+//!
+//! Lost feedback is not lost media. Each report covers a range of sequence numbers per
+//! stream (RFC 8888 §3.1: `begin_seq` and `num_reports`; in the abstract feedback, its
+//! lowest to its highest reported number). A packet some report covered without
+//! acknowledging it was reported missing, and RACK declares it lost. A packet that no
+//! report ever covered, because the reports that would have covered it were lost, has
+//! an unknown fate: once RACK's time rule says it is no longer in the network, it leaves
+//! the bytes in flight without counting as a loss. Such a gap only means lost feedback
+//! when the receiver repeats packets across reports (overlapping reports, as the
+//! reference's and this crate's receivers send: the last 64 sequence numbers each
+//! time); a receiver that reports each packet once can leave a packet out only because
+//! it did not arrive, so until a stream's reports have overlapped, a gap is taken as
+//! reported missing, as before.
 
 use std::collections::VecDeque;
 
@@ -26,6 +39,8 @@ pub(crate) enum PacketState {
     InFlight,
     Acked,
     Lost,
+    /// No longer in flight, fate unknown: the reports that would have told were lost.
+    Unreported,
 }
 
 /// One sent packet.
@@ -35,6 +50,8 @@ pub(crate) struct SentRecord {
     pub(crate) size_bytes: u32,
     pub(crate) sent_at: Instant,
     pub(crate) state: PacketState,
+    /// A report covered its sequence number.
+    pub(crate) covered: bool,
 }
 
 /// Where a reported sequence number falls.
@@ -55,11 +72,50 @@ pub(crate) struct Tally {
     pub(crate) bytes: u64,
 }
 
+impl Tally {
+    fn add(&mut self, r: &SentRecord) {
+        self.packets += 1;
+        self.bytes += u64::from(r.size_bytes);
+    }
+}
+
+/// Packets that left the flight in one loss detection pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Resolved {
+    /// Reported missing: lost.
+    pub(crate) lost: Tally,
+    /// Never covered by a report that arrived: fate unknown.
+    pub(crate) unreported: Tally,
+}
+
+/// The sequence numbers one report covers for one stream, as extended indices.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    /// Lowest and highest tracked packet reported.
+    tracked: Option<(u64, u64)>,
+    /// Whether the report also named packets already forgotten (before the oldest
+    /// record): it then covers everything from the oldest record on.
+    behind: bool,
+}
+
 /// The sent packets of one stream.
 #[derive(Debug)]
 pub(crate) struct SentHistory {
     records: VecDeque<SentRecord>,
     next_seq: u16,
+    /// In-flight packets dropped from a full history and not yet reported through
+    /// [`SentHistory::expire`].
+    evicted: Tally,
+    /// Extended index (count of packets ever sent before it) of `records[0]`.
+    front: u64,
+    /// Every packet below this extended index was covered by a report, or skipped by
+    /// one (a gap of lost feedback).
+    covered_to: u64,
+    /// The receiver repeats packets across reports (some report overlapped an earlier
+    /// one), so a gap in the coverage is lost feedback.
+    repeats: bool,
+    /// Coverage of the report being processed.
+    span: Option<Span>,
 }
 
 impl SentHistory {
@@ -67,6 +123,11 @@ impl SentHistory {
         Self {
             records: VecDeque::with_capacity(256),
             next_seq: first_seq,
+            evicted: Tally::default(),
+            front: 0,
+            covered_to: 0,
+            repeats: false,
+            span: None,
         }
     }
 
@@ -75,15 +136,22 @@ impl SentHistory {
         let seq = self.next_seq;
         self.next_seq = seq.wrapping_add(1);
         if self.records.len() >= usize::from(u16::MAX) {
-            // Cannot happen while the in-flight timeout works; keep the seq-distance
-            // lookup unambiguous regardless.
-            self.records.pop_front();
+            // Only when more packets are unresolved than 16-bit sequence numbers can
+            // tell apart (a long in-flight timeout at a high packet rate). The oldest
+            // record leaves to keep lookups unambiguous; if it was still in flight it
+            // leaves the bytes in flight too, as an expiry, at the next `expire`.
+            if let Some(r) = self.pop_front() {
+                if r.state == PacketState::InFlight {
+                    self.evicted.add(&r);
+                }
+            }
         }
         self.records.push_back(SentRecord {
             seq,
             size_bytes,
             sent_at: now,
             state: PacketState::InFlight,
+            covered: false,
         });
         seq
     }
@@ -123,21 +191,73 @@ impl SentHistory {
         Some(*r)
     }
 
-    /// Declares lost every in-flight packet sent before `sent_before`.
-    pub(crate) fn declare_lost_before(&mut self, sent_before: Instant) -> Tally {
-        let mut t = Tally::default();
+    /// Notes that the report being processed names the packet `lookup` found (whatever
+    /// it says about it); [`SentHistory::end_report`] applies the coverage.
+    pub(crate) fn note_reported(&mut self, lookup: Lookup) {
+        let span = self.span.get_or_insert(Span {
+            tracked: None,
+            behind: false,
+        });
+        match lookup {
+            Lookup::Tracked(idx) => {
+                let ext = self.front + idx as u64;
+                span.tracked = Some(
+                    span.tracked
+                        .map_or((ext, ext), |(lo, hi)| (lo.min(ext), hi.max(ext))),
+                );
+            }
+            Lookup::Stale => span.behind = true,
+            Lookup::Unknown => {}
+        }
+    }
+
+    /// The report being processed is done: every packet from its lowest to its highest
+    /// reported one is covered. Each packet is marked once, so this is O(1) amortised.
+    pub(crate) fn end_report(&mut self) {
+        let Some(span) = self.span.take() else {
+            return;
+        };
+        let lo = match span.tracked {
+            Some((lo, _)) if !span.behind => lo,
+            _ => self.front,
+        };
+        if span.behind || lo < self.covered_to {
+            self.repeats = true;
+        }
+        let Some((_, hi)) = span.tracked else {
+            return;
+        };
+        let from = lo.max(self.covered_to).max(self.front);
+        for ext in from..=hi {
+            if let Some(r) = self.records.get_mut((ext - self.front) as usize) {
+                r.covered = true;
+            }
+        }
+        self.covered_to = self.covered_to.max(hi + 1);
+    }
+
+    /// Loss detection: resolves every in-flight packet sent before `sent_before`, as
+    /// lost if a report covered it (or if the receiver does not repeat packets across
+    /// reports), else as unreported.
+    pub(crate) fn declare_lost_before(&mut self, sent_before: Instant) -> Resolved {
+        let mut out = Resolved::default();
+        let repeats = self.repeats;
         for r in &mut self.records {
             if r.sent_at >= sent_before {
                 break;
             }
             if r.state == PacketState::InFlight {
-                r.state = PacketState::Lost;
-                t.packets += 1;
-                t.bytes += u64::from(r.size_bytes);
+                if r.covered || !repeats {
+                    r.state = PacketState::Lost;
+                    out.lost.add(r);
+                } else {
+                    r.state = PacketState::Unreported;
+                    out.unreported.add(r);
+                }
             }
         }
         self.trim();
-        t
+        out
     }
 
     /// Forgets resolved packets at the old end.
@@ -147,8 +267,14 @@ impl SentHistory {
             .front()
             .is_some_and(|r| r.state != PacketState::InFlight)
         {
-            self.records.pop_front();
+            self.pop_front();
         }
+    }
+
+    fn pop_front(&mut self) -> Option<SentRecord> {
+        let r = self.records.pop_front()?;
+        self.front += 1;
+        Some(r)
     }
 
     /// Send time of the oldest packet still in flight.
@@ -169,12 +295,23 @@ impl SentHistory {
             .sum()
     }
 
-    /// Timeout: declares lost what was sent `timeout` or longer before `now`.
+    /// Timeout: declares lost what was sent `timeout` or longer before `now`, and
+    /// what a full history dropped while it was in flight.
     pub(crate) fn expire(&mut self, now: Instant, timeout: Duration) -> Tally {
-        match now.checked_sub(timeout) {
-            Some(limit) => self.declare_lost_before(limit + Duration::from_nanos(1)),
-            None => Tally::default(),
+        let mut t = std::mem::take(&mut self.evicted);
+        if let Some(limit) = now.checked_sub(timeout) {
+            for r in &mut self.records {
+                if r.sent_at > limit {
+                    break;
+                }
+                if r.state == PacketState::InFlight {
+                    r.state = PacketState::Lost;
+                    t.add(r);
+                }
+            }
+            self.trim();
         }
+        t
     }
 }
 
@@ -216,6 +353,90 @@ mod tests {
     }
 
     #[test]
+    fn bytes_in_flight_never_outlive_their_records() {
+        // More packets unresolved than 16-bit sequence numbers can tell apart: the
+        // oldest records must leave, and their bytes with them, through a tally.
+        let mut h = SentHistory::new(0);
+        let mut sent = 0u64;
+        for i in 0..70_000u64 {
+            h.on_sent(Instant::from_micros(10 * i), 500);
+            sent += 500;
+        }
+        // Nothing is old enough to time out; only what the history dropped comes out.
+        let out = h.expire(Instant::from_millis(1000), Duration::from_secs(3600));
+        assert_eq!(out.packets, 70_000 - u64::from(u16::MAX));
+        assert_eq!(h.in_flight_bytes() + out.bytes, sent);
+        assert_eq!(
+            h.expire(Instant::from_millis(1000), Duration::from_secs(3600)),
+            Tally::default()
+        );
+    }
+
+    /// Processes one report naming `seqs` (received or not) and acknowledging `acked`.
+    fn report(h: &mut SentHistory, seqs: std::ops::RangeInclusive<u16>, acked: &[u16]) {
+        for seq in seqs {
+            let lookup = h.lookup(seq);
+            h.note_reported(lookup);
+            if let (Lookup::Tracked(i), true) = (lookup, acked.contains(&seq)) {
+                h.ack(i);
+            }
+        }
+        h.end_report();
+        h.trim();
+    }
+
+    #[test]
+    fn a_gap_between_overlapping_reports_is_lost_feedback_not_lost_media() {
+        let mut h = SentHistory::new(0);
+        for i in 0..40 {
+            h.on_sent(ms(i), 100);
+        }
+        let all: Vec<u16> = (0..40).collect();
+        // Overlapping reports: 0..=9, then 0..=14 (the receiver repeats).
+        report(&mut h, 0..=9, &all);
+        report(&mut h, 0..=14, &all);
+        // The reports on 15..=29 were lost; this one covers 30..=39 and says 33 is
+        // missing.
+        let mut acked = all.clone();
+        acked.retain(|s| *s != 33);
+        report(&mut h, 30..=39, &acked);
+        let r = h.declare_lost_before(ms(36));
+        assert_eq!(
+            r.lost,
+            Tally {
+                packets: 1,
+                bytes: 100
+            },
+            "33, reported missing"
+        );
+        assert_eq!(
+            r.unreported,
+            Tally {
+                packets: 15,
+                bytes: 1500
+            },
+            "15..=29"
+        );
+        assert_eq!(h.in_flight_bytes(), 0);
+    }
+
+    #[test]
+    fn a_gap_is_loss_while_the_receiver_has_never_repeated_itself() {
+        // Reports of disjoint ranges: a packet left out was not received.
+        let mut h = SentHistory::new(65_530);
+        for i in 0..12 {
+            h.on_sent(ms(i), 100);
+        }
+        let all: Vec<u16> = (0..12u16).map(|i| 65_530u16.wrapping_add(i)).collect();
+        report(&mut h, 65_530..=65_533, &all);
+        report(&mut h, 65_535..=65_535, &all);
+        report(&mut h, 0..=5, &all);
+        let r = h.declare_lost_before(ms(10));
+        assert_eq!(r.lost.packets, 1, "65534");
+        assert_eq!(r.unreported, Tally::default());
+    }
+
+    #[test]
     fn loss_is_declared_only_for_packets_older_than_the_limit() {
         let mut h = SentHistory::new(0);
         for i in 0..5 {
@@ -224,7 +445,7 @@ mod tests {
         h.ack(4);
         let t = h.declare_lost_before(ms(25));
         assert_eq!(
-            t,
+            t.lost,
             Tally {
                 packets: 3,
                 bytes: 300

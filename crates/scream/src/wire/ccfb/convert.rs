@@ -17,7 +17,8 @@ use crate::time::{Duration, RemoteInstant};
 /// `report_time` is the report timestamp extended by `unwrapper` (keep one unwrapper per
 /// feedback sender for the whole session). A received packet arrived `ato`/1024 s before
 /// it; ATO 0x1FFF gives `arrival: None`; 0x1FFE ("that long or longer") is taken at face
-/// value. R=0 gives [`PacketStatus::NotReceived`].
+/// value (the sender uses no arrival time that is older than the packet). R=0 gives
+/// [`PacketStatus::NotReceived`].
 pub fn to_feedback(repr: &Repr, unwrapper: &mut TimestampUnwrapper) -> Feedback {
     let mut feedback = Feedback::default();
     to_feedback_into(repr, unwrapper, &mut feedback);
@@ -128,12 +129,17 @@ pub fn encode_feedback(feedback: &Feedback, sender_ssrc: u32, out: &mut Vec<u8>)
         report_timestamp: repr.report_timestamp,
         blocks: Vec::new(),
     };
+    // The chunk's length is kept as a running sum: sizing the whole chunk again for
+    // every block made large feedback quadratic in its number of blocks.
+    let mut chunk_len = field::MIN_LEN;
     for block in repr.blocks {
-        let block_len = field::block::len(block.reports.len());
-        if chunk.buffer_len() + block_len > MAX_PACKET_LEN {
+        let block_len = block.buffer_len();
+        if chunk_len + block_len > MAX_PACKET_LEN && !chunk.blocks.is_empty() {
             emit_infallible(&chunk, out);
             chunk.blocks.clear();
+            chunk_len = field::MIN_LEN;
         }
+        chunk_len += block_len;
         chunk.blocks.push(block);
     }
     emit_infallible(&chunk, out);
@@ -165,4 +171,42 @@ pub fn decode_feedback(
     }
     feedback.report_time = latest;
     Ok(feedback)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::repr::work::take_block_lens;
+    use super::*;
+    use crate::ecn::Ecn;
+
+    #[test]
+    fn encode_feedback_is_linear_in_its_size() {
+        // One report per SSRC: 40 000 blocks of 12 bytes, two RTCP packets' worth.
+        let t = RemoteInstant::from_millis(1);
+        let blocks = 40_000u32;
+        let feedback = Feedback {
+            report_time: t,
+            reports: (0..blocks)
+                .map(|ssrc| PacketReport {
+                    ssrc,
+                    seq: 0,
+                    status: PacketStatus::Received {
+                        arrival: Some(t),
+                        ecn: Ecn::NotEct,
+                    },
+                })
+                .collect(),
+        };
+        let mut out = Vec::new();
+        take_block_lens();
+        encode_feedback(&feedback, 1, &mut out);
+        let work = take_block_lens();
+        assert_eq!(out.len(), 2 * field::MIN_LEN + 40_000 * 12, "two packets");
+        // Sizing each block a bounded number of times is linear; re-adding up every
+        // block so far for each new one is quadratic (about 2.4e8 here).
+        assert!(
+            work <= 8 * u64::from(blocks),
+            "{work} block-length evaluations for {blocks} blocks"
+        );
+    }
 }

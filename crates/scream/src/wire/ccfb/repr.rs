@@ -74,8 +74,30 @@ impl BlockRepr {
         self.begin_seq.wrapping_add(index as u16)
     }
 
-    fn buffer_len(&self) -> usize {
+    pub(crate) fn buffer_len(&self) -> usize {
+        #[cfg(test)]
+        work::count_block_len();
         field::block::len(self.reports.len())
+    }
+}
+
+/// Counts block-length evaluations on the current thread, so that a unit test can tell
+/// a linear encoder from a quadratic one by the work done rather than by timing it.
+#[cfg(test)]
+pub(crate) mod work {
+    use std::cell::Cell;
+
+    thread_local! {
+        static BLOCK_LENS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    pub(crate) fn count_block_len() {
+        BLOCK_LENS.with(|c| c.set(c.get() + 1));
+    }
+
+    /// Evaluations since the last call.
+    pub(crate) fn take_block_lens() -> u64 {
+        BLOCK_LENS.with(|c| c.replace(0))
     }
 }
 

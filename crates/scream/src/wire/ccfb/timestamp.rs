@@ -40,21 +40,38 @@ pub fn duration_to_ato(d: Duration) -> u16 {
     u16::try_from(units).map_or(ATO_MAX, |u| u.min(ATO_MAX))
 }
 
+/// Timestamps this far or farther (2^30 ticks, 4.55 h) from the reference are a jump of
+/// the peer's clock, or garbage: a quarter of the wrap, so that a genuine timestamp
+/// after one far value still lands well inside the ±2^31 ticks that can be placed.
+const FAR_TICKS: u64 = 1 << 30;
+
 /// Extends 32-bit report timestamps to a 64-bit count of Q16 ticks across wraps, so that
 /// times derived from a long session stay monotonic.
 ///
-/// Each timestamp is placed within ±2^31 ticks (±9.1 h) of the highest one seen, which
-/// tolerates reordered or late feedback. The first timestamp is taken as is. Results
-/// never go below zero: a timestamp that would unwrap before the epoch gives zero.
+/// Each timestamp is placed within ±2^31 ticks (±9.1 h) of a reference, the highest
+/// timestamp seen, which tolerates reordered or late feedback. The first timestamp is
+/// taken as is. Results never go below zero: a timestamp that would unwrap before the
+/// epoch gives zero.
+///
+/// One timestamp 4.55 h or more from the reference is placed like any other but does
+/// not move the reference: a forged or corrupted report must not shift the placement of
+/// the genuine ones that follow (one far value would otherwise push them a whole wrap,
+/// 18.2 h, away). The reference follows such a jump once the next timestamp confirms
+/// it, that is lies within 4.55 h of it: the peer's clock really stepped.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimestampUnwrapper {
     highest: Option<u64>,
+    /// A far timestamp waiting for confirmation, extended.
+    jump: Option<u64>,
 }
 
 impl TimestampUnwrapper {
     /// An unwrapper that has seen nothing.
     pub const fn new() -> Self {
-        Self { highest: None }
+        Self {
+            highest: None,
+            jump: None,
+        }
     }
 
     /// The extended value of `timestamp`, in Q16 ticks.
@@ -63,17 +80,40 @@ impl TimestampUnwrapper {
             self.highest = Some(u64::from(timestamp));
             return u64::from(timestamp);
         };
-        // Two's-complement reinterpretation: the signed distance modulo 2^32.
-        let delta = timestamp.wrapping_sub(highest as u32) as i32;
-        let extended = highest.saturating_add_signed(i64::from(delta));
-        self.highest = Some(highest.max(extended));
-        extended
+        let extended = place(highest, timestamp);
+        if extended.abs_diff(highest) < FAR_TICKS {
+            self.highest = Some(highest.max(extended));
+            self.jump = None;
+            return extended;
+        }
+        match self.jump {
+            Some(jump) if place(jump, timestamp).abs_diff(jump) < FAR_TICKS => {
+                // Two timestamps in a row agree on the new clock: follow it, backwards
+                // too.
+                let confirmed = place(jump, timestamp);
+                self.highest = Some(confirmed);
+                self.jump = None;
+                confirmed
+            }
+            _ => {
+                self.jump = Some(extended);
+                extended
+            }
+        }
     }
 
-    /// The highest extended timestamp seen, in Q16 ticks.
+    /// The highest extended timestamp seen, in Q16 ticks, not counting a far one still
+    /// waiting for confirmation: new timestamps are placed around it.
     pub fn highest(&self) -> Option<u64> {
         self.highest
     }
+}
+
+/// `timestamp` extended to the value nearest `reference` (within ±2^31 ticks).
+fn place(reference: u64, timestamp: u32) -> u64 {
+    // Two's-complement reinterpretation: the signed distance modulo 2^32.
+    let delta = timestamp.wrapping_sub(reference as u32) as i32;
+    reference.saturating_add_signed(i64::from(delta))
 }
 
 #[cfg(test)]
