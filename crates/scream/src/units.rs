@@ -7,7 +7,9 @@ use core::time::Duration;
 ///
 /// Stored as `f64`: targets are the output of continuous control laws and are scaled by
 /// fractional factors (priorities, headroom) on every update; integer rounding at each
-/// step would bias them. Constructors clamp negatives and NaN to zero.
+/// step would bias them. Constructors clamp negatives and NaN to zero; where a rate
+/// must be positive (stream limits, the minimum pacing rate) configuration validation
+/// rejects zero, so such a value is refused there rather than silently used.
 #[derive(Clone, Copy, PartialEq, PartialOrd, Default)]
 pub struct Bitrate(f64);
 
