@@ -303,48 +303,13 @@ impl Sender {
         config: StreamConfig,
         initial_seq: u16,
     ) -> Result<StreamId, ConfigError> {
-        let bad = |field: &'static str, value: String, reason: &str| ConfigError {
-            field,
-            value,
-            reason: reason.to_owned(),
-        };
-        if self.streams.len() >= MAX_STREAMS {
-            return Err(bad(
-                "streams",
-                self.streams.len().to_string(),
-                "at most 64 streams",
-            ));
-        }
-        if self.streams.iter().any(|s| s.config.ssrc == config.ssrc) {
-            return Err(bad(
-                "ssrc",
-                config.ssrc.to_string(),
-                "already used by another stream",
-            ));
-        }
-        if !(config.priority.is_finite() && config.priority > 0.0) {
-            return Err(bad(
-                "priority",
-                config.priority.to_string(),
-                "must be finite and > 0",
-            ));
-        }
-        if !(config.max_bitrate.bps().is_finite() && config.max_bitrate.bps() > 0.0) {
-            return Err(bad(
-                "max_bitrate",
-                config.max_bitrate.to_string(),
-                "must be finite and > 0",
-            ));
-        }
-        if config.min_bitrate > config.max_bitrate {
-            return Err(bad(
-                "min_bitrate",
-                config.min_bitrate.to_string(),
-                "must not exceed max_bitrate",
-            ));
-        }
+        stream::check_new(&config, &self.streams)?;
+        let weight = self
+            .streams
+            .first()
+            .map_or(1.0, |first| config.priority / first.config.priority);
         let id = StreamId(u32::try_from(self.streams.len()).unwrap_or(u32::MAX));
-        self.streams.push(Stream::new(config, initial_seq));
+        self.streams.push(Stream::new(config, initial_seq, weight));
         self.update_pacing_rate();
         Ok(id)
     }
