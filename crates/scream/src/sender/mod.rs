@@ -226,6 +226,13 @@ use v2::Algorithm;
 pub const MAX_STREAMS: usize = 64;
 
 /// A SCReAM sender (all streams sharing one congestion controller).
+///
+/// **Late callers.** Waking later than asked is fine. `handle_timeout` runs whatever
+/// fell due meanwhile. `poll_transmit` may still use the pacing slots that passed since
+/// the `At` instant it gave, back to at most [`SenderConfig::pacing_catch_up`] (10 ms)
+/// before `now`; those packets come out back-to-back, so a caller on a 1 ms or 4 ms
+/// timer keeps the pacing rate. A period with nothing to send, or a full send window,
+/// earns no such credit.
 #[derive(Debug)]
 pub struct Sender {
     config: SenderConfig,
@@ -382,10 +389,12 @@ impl Sender {
         self.check_queues(now);
         self.expire_in_flight(now);
         let Some(idx) = scheduler::pick(&self.streams) else {
+            self.pacer.on_idle();
             return Transmit::Idle;
         };
         let s = &self.streams[idx];
         let Some(next) = s.queue.front() else {
+            self.pacer.on_idle();
             return Transmit::Idle;
         };
         let size = u64::from(next.size_bytes);
@@ -398,13 +407,16 @@ impl Sender {
             self.largest_packet,
         );
         if self.bytes_in_flight > 0 && self.bytes_in_flight + size > limit {
+            self.pacer.on_idle();
             return Transmit::Idle;
         }
         if now < self.pacer.next_send() {
+            self.pacer.on_wait();
             return Transmit::At(self.pacer.next_send());
         }
         let s = &mut self.streams[idx];
         let Some(p) = s.queue.pop() else {
+            self.pacer.on_idle();
             return Transmit::Idle;
         };
         let seq = s.sent.on_sent(now, p.size_bytes);
@@ -426,7 +438,9 @@ impl Sender {
         self.bytes_in_flight += u64::from(p.size_bytes);
         self.largest_packet = self.largest_packet.max(u64::from(p.size_bytes));
         self.algorithm.on_sent(self.bytes_in_flight);
-        self.pacer.on_sent(now, p.size_bytes, self.pacing_rate);
+        let catch_up = self.config.pacing_catch_up;
+        self.pacer
+            .on_sent(now, p.size_bytes, self.pacing_rate, catch_up);
         self.counters.packets_sent += 1;
         self.rate_tx.add(now, u64::from(p.size_bytes));
         Transmit::Now(packet)
