@@ -520,7 +520,7 @@ impl Sender {
                     target_bitrate: s.target,
                     rtp_queue_delay: s.queue.delay(now),
                     rtp_queue_bytes: s.queue.bytes(),
-                    rtp_queue_packets: s.queue.len(),
+                    rtp_queue_packets: usize::try_from(s.queue.len()).unwrap_or(usize::MAX),
                     queue_discards: s.queue_discards,
                 })
                 .collect(),
