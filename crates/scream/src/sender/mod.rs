@@ -20,8 +20,8 @@
 //!
 //! After every input, drain `poll_transmit` until it returns `At` or `Idle`, and
 //! `poll_event` until `None`; then sleep until the earlier of `poll_timeout()` and the
-//! `At` instant. `now` must never go backwards; a `now` earlier than the previous one
-//! is treated as equal to it.
+//! `At` instant. See [`Sender`] for what happens when the caller is late or its clock
+//! misbehaves.
 //!
 //! # Structure
 //!
@@ -175,7 +175,8 @@ pub struct SentPacket {
     pub marker: bool,
     /// ECN codepoint to set on the IP header.
     pub ecn: crate::Ecn,
-    /// When the frame this packet belongs to entered the RTP queue.
+    /// When the frame this packet belongs to entered the RTP queue (on the caller's
+    /// clock as it reads now; see [`Sender`] for clock steps).
     pub frame_enqueued_at: Instant,
     /// Index of the frame within its stream (0, 1, ...), to correlate packets of a frame.
     pub frame_index: u64,
@@ -200,6 +201,7 @@ pub enum Event {
 }
 
 mod ack;
+mod clock;
 mod config;
 mod delay;
 mod in_flight;
@@ -213,9 +215,11 @@ mod v2;
 
 use std::collections::VecDeque;
 
+pub use clock::{MAX_TIME_STEP, TIME_JITTER_TOLERANCE};
 pub use config::{ConfigError, EcnMode, SenderConfig};
 pub use stats::{SenderStats, StreamStats};
 
+use clock::Clock;
 use delay::DelayEstimator;
 use pacing::{Pacer, PacingInput};
 use rate_meter::RateMeter;
@@ -227,12 +231,35 @@ pub const MAX_STREAMS: usize = 64;
 
 /// A SCReAM sender (all streams sharing one congestion controller).
 ///
+/// # Call contract
+///
+/// After every input (`on_media_frame`, `on_feedback`, `handle_timeout`), drain
+/// `poll_transmit` until it returns `At` or `Idle`, and `poll_event` until `None`; then
+/// sleep until the earlier of `poll_timeout()` and the `At` instant, and call
+/// `handle_timeout` (if `poll_timeout` was due) and `poll_transmit` again.
+///
 /// **Late callers.** Waking later than asked is fine. `handle_timeout` runs whatever
 /// fell due meanwhile. `poll_transmit` may still use the pacing slots that passed since
 /// the `At` instant it gave, back to at most [`SenderConfig::pacing_catch_up`] (10 ms)
 /// before `now`; those packets come out back-to-back, so a caller on a 1 ms or 4 ms
 /// timer keeps the pacing rate. A period with nothing to send, or a full send window,
 /// earns no such credit.
+///
+/// **The caller's clock.** `now` is the caller's clock, any epoch. The sender keeps its
+/// own monotonic time, which follows `now` forward; instants it returns (`At`,
+/// `poll_timeout`, `SentPacket::frame_enqueued_at`) are on the caller's clock as of the
+/// latest input.
+/// - A `now` up to [`TIME_JITTER_TOLERANCE`] (10 ms) earlier than the latest is taken
+///   as the latest.
+/// - A single `now` further back is taken as a stray value and changes nothing. Two
+///   inputs in a row further back mean the caller's clock stepped back: the sender's
+///   time stays where it was and follows the caller's clock from there on, so nothing
+///   waits for the old clock to catch up.
+/// - A jump forward is elapsed time (timers that fall due run: a long-idle sender
+///   discards stale RTP queues and forgets packets in flight), up to
+///   [`MAX_TIME_STEP`] (24 h) per input. A single far-future value followed by normal
+///   time thus costs at most one RTP queue discard and the packets in flight; the
+///   sender sends again at once.
 #[derive(Debug)]
 pub struct Sender {
     config: SenderConfig,
@@ -245,7 +272,8 @@ pub struct Sender {
     /// Largest packet (accounted size) released so far; the draft's MSS.
     largest_packet: u64,
     events: VecDeque<Event>,
-    last_now: Instant,
+    /// The sender's own time line (see `clock`).
+    time: Clock,
     have_feedback: bool,
     last_report_time: Option<crate::time::RemoteInstant>,
     newest_acked_sent_at: Option<Instant>,
@@ -280,7 +308,7 @@ impl Sender {
             pacer: Pacer::default(),
             bytes_in_flight: 0,
             events: VecDeque::new(),
-            last_now: Instant::ZERO,
+            time: Clock::default(),
             have_feedback: false,
             last_report_time: None,
             newest_acked_sent_at: None,
@@ -321,10 +349,9 @@ impl Sender {
         Ok(id)
     }
 
+    /// The sender's time for an input at the caller's `now` (see [`Sender`]).
     fn clock(&mut self, now: Instant) -> Instant {
-        let now = now.max(self.last_now);
-        self.last_now = now;
-        now
+        self.time.advance(now)
     }
 
     /// A frame was encoded: it enters the stream's RTP queue as MSS-sized packets. An
@@ -412,7 +439,7 @@ impl Sender {
         }
         if now < self.pacer.next_send() {
             self.pacer.on_wait();
-            return Transmit::At(self.pacer.next_send());
+            return Transmit::At(self.time.to_caller(self.pacer.next_send()));
         }
         let s = &mut self.streams[idx];
         let Some(p) = s.queue.pop() else {
@@ -432,7 +459,7 @@ impl Sender {
                 EcnMode::Classic => crate::Ecn::Ect0,
                 EcnMode::L4s => crate::Ecn::Ect1,
             },
-            frame_enqueued_at: p.enqueued_at,
+            frame_enqueued_at: self.time.to_caller(p.enqueued_at),
             frame_index: p.frame_index,
         };
         self.bytes_in_flight += u64::from(p.size_bytes);
@@ -446,8 +473,9 @@ impl Sender {
         Transmit::Now(packet)
     }
 
-    /// The next instant at which [`Sender::handle_timeout`] must be called: when an RTP
-    /// queue will be too old, or the oldest packet in flight times out.
+    /// The next instant (on the caller's clock) at which [`Sender::handle_timeout`]
+    /// must be called: when an RTP queue will be too old, or the oldest packet in flight
+    /// times out.
     pub fn poll_timeout(&self) -> Option<Instant> {
         let max = self.config.max_rtp_queue_delay;
         let timeout = self.config.in_flight_timeout;
@@ -460,6 +488,7 @@ impl Sender {
             })
             .flatten()
             .min()
+            .map(|t| self.time.to_caller(t))
     }
 
     /// The next pending event.
@@ -477,54 +506,6 @@ impl Sender {
     /// Bytes sent and neither acknowledged nor declared lost.
     pub fn bytes_in_flight(&self) -> u64 {
         self.bytes_in_flight
-    }
-
-    /// A snapshot of the sender's state for logging and plots.
-    pub fn stats(&self) -> SenderStats {
-        let now = self.last_now;
-        let mut rates = [
-            self.rate_tx.clone(),
-            self.rate_acked.clone(),
-            self.rate_lost.clone(),
-            self.rate_ce.clone(),
-        ];
-        for r in &mut rates {
-            r.advance(now);
-        }
-        SenderStats {
-            ref_window_bytes: self.algorithm.window_bytes(),
-            bytes_in_flight: self.bytes_in_flight,
-            srtt: self.delay.srtt(),
-            queue_delay: self.delay.queue_delay(),
-            queue_delay_avg: self.delay.qdelay_avg(),
-            l4s_alpha: self.algorithm.l4s_alpha(),
-            rate_transmitted: rates[0].rate(),
-            rate_acked: rates[1].rate(),
-            rate_lost: rates[2].rate(),
-            rate_ce: rates[3].rate(),
-            packets_sent: self.counters.packets_sent,
-            packets_acked: self.counters.packets_acked,
-            packets_lost: self.counters.packets_lost,
-            packets_ce: self.counters.packets_ce,
-            feedback_ignored: self.counters.feedback_ignored,
-            target_bitrate: self.total_target(),
-            pacing_rate: self.pacing_rate,
-            window_headroom: self
-                .algorithm
-                .headroom(&self.config, self.delay.steadiness()),
-            streams: self
-                .streams
-                .iter()
-                .map(|s| StreamStats {
-                    ssrc: s.config.ssrc,
-                    target_bitrate: s.target,
-                    rtp_queue_delay: s.queue.delay(now),
-                    rtp_queue_bytes: s.queue.bytes(),
-                    rtp_queue_packets: usize::try_from(s.queue.len()).unwrap_or(usize::MAX),
-                    queue_discards: s.queue_discards,
-                })
-                .collect(),
-        }
     }
 
     fn total_target(&self) -> Bitrate {
