@@ -122,19 +122,23 @@ impl StreamId {
     }
 }
 
-/// Per-stream settings given to [`Sender::add_stream`].
+/// Per-stream settings given to [`Sender::add_stream`], which checks them and names
+/// the offending field in its [`ConfigError`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct StreamConfig {
-    /// RTP SSRC the stream's packets carry.
+    /// RTP SSRC the stream's packets carry; unique among the sender's streams.
     pub ssrc: u32,
-    /// Lowest target bitrate the encoder can produce.
+    /// Lowest target bitrate the encoder can produce. Range (0, 100 Gbit/s], at most
+    /// `max_bitrate`.
     pub min_bitrate: Bitrate,
-    /// Target bitrate before any feedback has arrived.
+    /// Target bitrate before any feedback has arrived. Range (0, 100 Gbit/s]; a value
+    /// outside `[min_bitrate, max_bitrate]` is brought into it.
     pub start_bitrate: Bitrate,
-    /// Highest useful target bitrate.
+    /// Highest useful target bitrate. Range (0, 100 Gbit/s].
     pub max_bitrate: Bitrate,
-    /// Relative share of the total target (a stream of priority 2 gets twice the share
-    /// of a stream of priority 1). Must be > 0.
+    /// Relative share of the total target and of the transmission order (a stream of
+    /// priority 2 gets twice the share of a stream of priority 1). Finite and > 0, of
+    /// any scale, but within a factor 10^6 of the other streams' priorities.
     pub priority: f64,
 }
 
