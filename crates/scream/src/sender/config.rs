@@ -120,7 +120,8 @@ pub struct SenderConfig {
     /// before `now`, may still be used, and their packets leave back-to-back. A caller
     /// on a coarse timer (1 ms, or 4 ms and worse) thus keeps the pacing rate instead of
     /// sending one packet per wake-up. Not in the draft, which assumes exact timers.
-    /// Default 10 ms. Range 0..=100 ms; 0 gives no credit for late polls.
+    /// Set it to at least the caller's timer period. Default 10 ms. Range 0..=100 ms;
+    /// 0 gives no credit for late polls.
     pub pacing_catch_up: Duration,
     /// How far bytes in flight may exceed the reference window (draft §"Constants"
     /// `REF_WND_OVERHEAD`), the send window's headroom when the queue delay varies.
