@@ -4,7 +4,8 @@
 //! far forward), inputs at stray instants (a little or far back, far ahead, zero, the
 //! end of time), frames of any size, coarse polling, timeouts, and feedback with loss,
 //! CE, missing arrival times, reordering, duplicates, reports on old packets and
-//! forged reports (unknown SSRCs, sequence numbers never sent).
+//! forged reports (unknown SSRCs, sequence numbers never sent, implausible arrival
+//! times).
 //!
 //! After every step: nothing panics; bytes in flight equal the model's unresolved bytes
 //! (acknowledged, declared lost by the reordering window, or timed out); the window is
@@ -13,9 +14,9 @@
 //! At the end, sane time and feedback resume and the sender must send again within a
 //! bounded time.
 //!
-//! Not generated: report timestamps that go backwards or jump (how feedback with forged
-//! report times is treated is being reworked separately), and more than 65 535 packets
-//! in flight.
+//! Not generated: report timestamps that go backwards or jump, and arrival times after
+//! the report time (how feedback with such times is treated is being reworked
+//! separately), and more than 65 535 packets in flight.
 //!
 //! The model and the byte decoder below are shared with the `sender_ops` fuzz target
 //! (`fuzz/fuzz_targets/sender_ops.rs` includes this file); only the proptest part is
@@ -82,6 +83,9 @@ pub struct FeedbackOp {
     pub unknown_ssrc: u8,
     /// A report with a known SSRC and this sequence number, whatever was sent.
     pub forged_seq: Option<u16>,
+    /// The first received packet of the window reports this arrival time (receiver
+    /// clock, ns; capped at the report time), however implausible.
+    pub forged_arrival: Option<u64>,
     /// When the feedback is handed in.
     pub at: When,
 }
@@ -238,6 +242,7 @@ pub fn decode(data: &[u8]) -> (Setup, Vec<Op>) {
                 duplicates: b.u8() % 4,
                 unknown_ssrc: b.u8() % 3,
                 forged_seq: (b.u8() % 4 == 0).then(|| b.u16()),
+                forged_arrival: (b.u8() % 8 == 0).then(|| b.u64()),
                 at: b.when(),
             }),
         };
@@ -461,7 +466,12 @@ impl Model {
             } else {
                 0
             };
-            let arrival = RX_OFFSET + m.sane_sent_at + (u64::from(f.owd_us) + jitter) * 1000;
+            let mut arrival = RX_OFFSET + m.sane_sent_at + (u64::from(f.owd_us) + jitter) * 1000;
+            if acked.is_empty() && !bit(f.lost) {
+                if let Some(forged) = f.forged_arrival {
+                    arrival = forged.min(report_time);
+                }
+            }
             let status = if bit(f.lost) || arrival > report_time {
                 PacketStatus::NotReceived
             } else {
@@ -708,13 +718,17 @@ mod prop {
         (
             (0u8..8, 1u8..64, any::<u64>(), any::<u64>(), any::<u64>()),
             (0u32..200_000, any::<u16>(), any::<bool>(), 0u8..4, 0u8..3),
-            (proptest::option::weighted(0.2, any::<u16>()), when()),
+            (
+                proptest::option::weighted(0.2, any::<u16>()),
+                proptest::option::weighted(0.1, any::<u64>()),
+                when(),
+            ),
         )
             .prop_map(
                 |(
                     (skip_newest, len, lost, ce, no_arrival),
                     (owd_us, jitter_us, reverse, duplicates, unknown_ssrc),
-                    (forged_seq, at),
+                    (forged_seq, forged_arrival, at),
                 )| FeedbackOp {
                     skip_newest,
                     len,
@@ -728,6 +742,7 @@ mod prop {
                     duplicates,
                     unknown_ssrc,
                     forged_seq,
+                    forged_arrival,
                     at,
                 },
             )
