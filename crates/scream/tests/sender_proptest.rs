@@ -241,8 +241,8 @@ pub fn decode(data: &[u8]) -> (Setup, Vec<Op>) {
                 reverse: b.u8() % 2 == 1,
                 duplicates: b.u8() % 4,
                 unknown_ssrc: b.u8() % 3,
-                forged_seq: (b.u8() % 4 == 0).then(|| b.u16()),
-                forged_arrival: (b.u8() % 8 == 0).then(|| b.u64()),
+                forged_seq: (b.u8() < 64).then(|| b.u16()),
+                forged_arrival: (b.u8() < 32).then(|| b.u64()),
                 at: b.when(),
             }),
         };
@@ -467,10 +467,9 @@ impl Model {
                 0
             };
             let mut arrival = RX_OFFSET + m.sane_sent_at + (u64::from(f.owd_us) + jitter) * 1000;
-            if acked.is_empty() && !bit(f.lost) {
-                if let Some(forged) = f.forged_arrival {
-                    arrival = forged.min(report_time);
-                }
+            let first_received = acked.is_empty() && !bit(f.lost);
+            if let Some(forged) = f.forged_arrival.filter(|_| first_received) {
+                arrival = forged.min(report_time);
             }
             let status = if bit(f.lost) || arrival > report_time {
                 PacketStatus::NotReceived
