@@ -7,7 +7,9 @@ use core::time::Duration;
 ///
 /// Stored as `f64`: targets are the output of continuous control laws and are scaled by
 /// fractional factors (priorities, headroom) on every update; integer rounding at each
-/// step would bias them. Constructors clamp negatives and NaN to zero.
+/// step would bias them. Constructors clamp negatives and NaN to zero; where a rate
+/// must be positive (stream limits, the minimum pacing rate) configuration validation
+/// rejects zero, so such a value is refused there rather than silently used.
 #[derive(Clone, Copy, PartialEq, PartialOrd, Default)]
 pub struct Bitrate(f64);
 
@@ -64,9 +66,13 @@ impl Bitrate {
         self.0 / 8.0
     }
 
-    /// Time to serialise `bytes` at this rate; `None` at zero rate.
+    /// Time to serialise `bytes` at this rate; `None` at zero rate. Saturates at
+    /// [`Duration::MAX`] for rates so low that the time does not fit, and is zero at an
+    /// infinite rate.
     pub fn transmit_time(self, bytes: u64) -> Option<Duration> {
-        (self.0 > 0.0).then(|| Duration::from_secs_f64(bytes as f64 * 8.0 / self.0))
+        (self.0 > 0.0).then(|| {
+            Duration::try_from_secs_f64(bytes as f64 * 8.0 / self.0).unwrap_or(Duration::MAX)
+        })
     }
 
     /// Bytes this rate moves in `interval`.
@@ -135,6 +141,29 @@ mod tests {
         let r = Bitrate::from_mbps(8.0);
         assert_eq!(r.transmit_time(1000), Some(Duration::from_micros(1000)));
         assert_eq!(Bitrate::ZERO.transmit_time(1000), None);
+    }
+
+    #[test]
+    fn transmit_time_never_panics() {
+        for bps in [
+            f64::MIN_POSITIVE,
+            5e-324,
+            1e-20,
+            1e-15,
+            1.0,
+            1e11,
+            f64::MAX,
+            f64::INFINITY,
+        ] {
+            for bytes in [0, 1, 1500, u64::MAX] {
+                let t = Bitrate::from_bps(bps).transmit_time(bytes);
+                assert!(t.is_some(), "{bps} bit/s, {bytes} B");
+            }
+        }
+        let slow = Bitrate::from_bps(1e-20).transmit_time(1500);
+        assert_eq!(slow, Some(Duration::MAX));
+        let fast = Bitrate::from_bps(f64::INFINITY).transmit_time(1500);
+        assert_eq!(fast, Some(Duration::ZERO));
     }
 
     #[test]

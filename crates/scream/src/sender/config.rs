@@ -114,6 +114,15 @@ pub struct SenderConfig {
     /// or an RTP queue backlog larger than one average frame (reference
     /// `maxAdaptivePacingRateScale`). Default 1.5; 1 disables. Range 1..=10.
     pub max_adaptive_pacing_scale: f64,
+    /// How late a caller may poll without losing pacing slots: when
+    /// [`super::Sender::poll_transmit`] comes after the [`super::Transmit::At`]
+    /// instant it gave, the slots that passed meanwhile, back to at most this long
+    /// before `now`, may still be used, and their packets leave back-to-back. A caller
+    /// on a coarse timer (1 ms, or 4 ms and worse) thus keeps the pacing rate instead of
+    /// sending one packet per wake-up. Not in the draft, which assumes exact timers.
+    /// Set it to at least the caller's timer period. Default 10 ms. Range 0..=100 ms;
+    /// 0 gives no credit for late polls.
+    pub pacing_catch_up: Duration,
     /// How far bytes in flight may exceed the reference window (draft §"Constants"
     /// `REF_WND_OVERHEAD`), the send window's headroom when the queue delay varies.
     /// Default 1.5. Range 1..=10.
@@ -166,6 +175,7 @@ impl Default for SenderConfig {
             rate_pace_min: Bitrate::from_kbps(50.0),
             relaxed_pacing_max_factor: 5.0,
             max_adaptive_pacing_scale: 1.5,
+            pacing_catch_up: Duration::from_millis(10),
             ref_wnd_overhead: 1.5,
             ref_wnd_overhead_max: 3.0,
             bytes_in_flight_head_room: 2.0,
@@ -199,6 +209,7 @@ const PARAM_NAMES: &[&str] = &[
     "rate_pace_min",
     "relaxed_pacing_max_factor",
     "max_adaptive_pacing_scale",
+    "pacing_catch_up",
     "ref_wnd_overhead",
     "ref_wnd_overhead_max",
     "bytes_in_flight_head_room",
@@ -328,6 +339,12 @@ impl SenderConfig {
             10.0,
             false,
         )?;
+        check_dur(
+            "pacing_catch_up",
+            self.pacing_catch_up,
+            Duration::ZERO,
+            ms(100),
+        )?;
         check_f64("ref_wnd_overhead", self.ref_wnd_overhead, 1.0, 10.0, false)?;
         check_f64(
             "ref_wnd_overhead_max",
@@ -416,6 +433,7 @@ impl SenderConfig {
             "rate_pace_min" => next.rate_pace_min = Bitrate::from_bps(value),
             "relaxed_pacing_max_factor" => next.relaxed_pacing_max_factor = value,
             "max_adaptive_pacing_scale" => next.max_adaptive_pacing_scale = value,
+            "pacing_catch_up" => next.pacing_catch_up = secs()?,
             "ref_wnd_overhead" => next.ref_wnd_overhead = value,
             "ref_wnd_overhead_max" => next.ref_wnd_overhead_max = value,
             "bytes_in_flight_head_room" => next.bytes_in_flight_head_room = value,
@@ -460,6 +478,7 @@ mod tests {
                 "bytes_in_flight_head_room" | "frame_size_margin" => 1.7,
                 "base_delay_window" => 30.0,
                 "max_rtp_queue_delay" | "in_flight_timeout" => 0.5,
+                "pacing_catch_up" => 0.05,
                 _ => 0.3,
             };
             c.set_param(name, probe)

@@ -20,8 +20,8 @@
 //!
 //! After every input, drain `poll_transmit` until it returns `At` or `Idle`, and
 //! `poll_event` until `None`; then sleep until the earlier of `poll_timeout()` and the
-//! `At` instant. `now` must never go backwards; a `now` earlier than the previous one
-//! is treated as equal to it.
+//! `At` instant. See [`Sender`] for what happens when the caller is late or its clock
+//! misbehaves.
 //!
 //! # Structure
 //!
@@ -122,19 +122,23 @@ impl StreamId {
     }
 }
 
-/// Per-stream settings given to [`Sender::add_stream`].
+/// Per-stream settings given to [`Sender::add_stream`], which checks them and names
+/// the offending field in its [`ConfigError`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct StreamConfig {
-    /// RTP SSRC the stream's packets carry.
+    /// RTP SSRC the stream's packets carry; unique among the sender's streams.
     pub ssrc: u32,
-    /// Lowest target bitrate the encoder can produce.
+    /// Lowest target bitrate the encoder can produce. Range (0, 100 Gbit/s], at most
+    /// `max_bitrate`.
     pub min_bitrate: Bitrate,
-    /// Target bitrate before any feedback has arrived.
+    /// Target bitrate before any feedback has arrived. Range (0, 100 Gbit/s]; a value
+    /// outside `[min_bitrate, max_bitrate]` is brought into it.
     pub start_bitrate: Bitrate,
-    /// Highest useful target bitrate.
+    /// Highest useful target bitrate. Range (0, 100 Gbit/s].
     pub max_bitrate: Bitrate,
-    /// Relative share of the total target (a stream of priority 2 gets twice the share
-    /// of a stream of priority 1). Must be > 0.
+    /// Relative share of the total target and of the transmission order (a stream of
+    /// priority 2 gets twice the share of a stream of priority 1). Finite and > 0, of
+    /// any scale, but within a factor 10^6 of the other streams' priorities.
     pub priority: f64,
 }
 
@@ -175,7 +179,8 @@ pub struct SentPacket {
     pub marker: bool,
     /// ECN codepoint to set on the IP header.
     pub ecn: crate::Ecn,
-    /// When the frame this packet belongs to entered the RTP queue.
+    /// When the frame this packet belongs to entered the RTP queue (on the caller's
+    /// clock as it reads now; see [`Sender`] for clock steps).
     pub frame_enqueued_at: Instant,
     /// Index of the frame within its stream (0, 1, ...), to correlate packets of a frame.
     pub frame_index: u64,
@@ -200,10 +205,12 @@ pub enum Event {
 }
 
 mod ack;
+mod clock;
 mod config;
 mod delay;
 mod in_flight;
 mod pacing;
+mod rate_control;
 mod rate_meter;
 mod rtp_queue;
 mod scheduler;
@@ -213,11 +220,13 @@ mod v2;
 
 use std::collections::VecDeque;
 
+pub use clock::{MAX_TIME_STEP, TIME_JITTER_TOLERANCE};
 pub use config::{ConfigError, EcnMode, SenderConfig};
 pub use stats::{SenderStats, StreamStats};
 
+use clock::Clock;
 use delay::DelayEstimator;
-use pacing::{Pacer, PacingInput};
+use pacing::Pacer;
 use rate_meter::RateMeter;
 use stream::Stream;
 use v2::Algorithm;
@@ -226,6 +235,36 @@ use v2::Algorithm;
 pub const MAX_STREAMS: usize = 64;
 
 /// A SCReAM sender (all streams sharing one congestion controller).
+///
+/// # Call contract
+///
+/// After every input (`on_media_frame`, `on_feedback`, `handle_timeout`), drain
+/// `poll_transmit` until it returns `At` or `Idle`, and `poll_event` until `None`; then
+/// sleep until the earlier of `poll_timeout()` and the `At` instant, and call
+/// `handle_timeout` (if `poll_timeout` was due) and `poll_transmit` again.
+///
+/// **Late callers.** Waking later than asked is fine. `handle_timeout` runs whatever
+/// fell due meanwhile. `poll_transmit` may still use the pacing slots that passed since
+/// the `At` instant it gave, back to at most [`SenderConfig::pacing_catch_up`] (10 ms)
+/// before `now`; those packets come out back-to-back, so a caller on a 1 ms or 4 ms
+/// timer keeps the pacing rate. A period with nothing to send, or a full send window,
+/// earns no such credit.
+///
+/// **The caller's clock.** `now` is the caller's clock, any epoch. The sender keeps its
+/// own monotonic time, which follows `now` forward; instants it returns (`At`,
+/// `poll_timeout`, `SentPacket::frame_enqueued_at`) are on the caller's clock as of the
+/// latest input.
+/// - A `now` up to [`TIME_JITTER_TOLERANCE`] (10 ms) earlier than the latest is taken
+///   as the latest.
+/// - A single `now` further back is taken as a stray value and changes nothing. Two
+///   inputs in a row further back mean the caller's clock stepped back: the sender's
+///   time stays where it was and follows the caller's clock from there on, so nothing
+///   waits for the old clock to catch up.
+/// - A jump forward is elapsed time (timers that fall due run: a long-idle sender
+///   discards stale RTP queues and forgets packets in flight), up to
+///   [`MAX_TIME_STEP`] (24 h) per input. A single far-future value followed by normal
+///   time thus costs at most one RTP queue discard and the packets in flight; the
+///   sender sends again at once.
 #[derive(Debug)]
 pub struct Sender {
     config: SenderConfig,
@@ -238,7 +277,8 @@ pub struct Sender {
     /// Largest packet (accounted size) released so far; the draft's MSS.
     largest_packet: u64,
     events: VecDeque<Event>,
-    last_now: Instant,
+    /// The sender's own time line (see `clock`).
+    time: Clock,
     have_feedback: bool,
     last_report_time: Option<crate::time::RemoteInstant>,
     newest_acked_sent_at: Option<Instant>,
@@ -273,7 +313,7 @@ impl Sender {
             pacer: Pacer::default(),
             bytes_in_flight: 0,
             events: VecDeque::new(),
-            last_now: Instant::ZERO,
+            time: Clock::default(),
             have_feedback: false,
             last_report_time: None,
             newest_acked_sent_at: None,
@@ -303,56 +343,20 @@ impl Sender {
         config: StreamConfig,
         initial_seq: u16,
     ) -> Result<StreamId, ConfigError> {
-        let bad = |field: &'static str, value: String, reason: &str| ConfigError {
-            field,
-            value,
-            reason: reason.to_owned(),
-        };
-        if self.streams.len() >= MAX_STREAMS {
-            return Err(bad(
-                "streams",
-                self.streams.len().to_string(),
-                "at most 64 streams",
-            ));
-        }
-        if self.streams.iter().any(|s| s.config.ssrc == config.ssrc) {
-            return Err(bad(
-                "ssrc",
-                config.ssrc.to_string(),
-                "already used by another stream",
-            ));
-        }
-        if !(config.priority.is_finite() && config.priority > 0.0) {
-            return Err(bad(
-                "priority",
-                config.priority.to_string(),
-                "must be finite and > 0",
-            ));
-        }
-        if !(config.max_bitrate.bps().is_finite() && config.max_bitrate.bps() > 0.0) {
-            return Err(bad(
-                "max_bitrate",
-                config.max_bitrate.to_string(),
-                "must be finite and > 0",
-            ));
-        }
-        if config.min_bitrate > config.max_bitrate {
-            return Err(bad(
-                "min_bitrate",
-                config.min_bitrate.to_string(),
-                "must not exceed max_bitrate",
-            ));
-        }
+        stream::check_new(&config, &self.streams)?;
+        let weight = self
+            .streams
+            .first()
+            .map_or(1.0, |first| config.priority / first.config.priority);
         let id = StreamId(u32::try_from(self.streams.len()).unwrap_or(u32::MAX));
-        self.streams.push(Stream::new(config, initial_seq));
+        self.streams.push(Stream::new(config, initial_seq, weight));
         self.update_pacing_rate();
         Ok(id)
     }
 
+    /// The sender's time for an input at the caller's `now` (see [`Sender`]).
     fn clock(&mut self, now: Instant) -> Instant {
-        let now = now.max(self.last_now);
-        self.last_now = now;
-        now
+        self.time.advance(now)
     }
 
     /// A frame was encoded: it enters the stream's RTP queue as MSS-sized packets. An
@@ -417,10 +421,12 @@ impl Sender {
         self.check_queues(now);
         self.expire_in_flight(now);
         let Some(idx) = scheduler::pick(&self.streams) else {
+            self.pacer.on_idle();
             return Transmit::Idle;
         };
         let s = &self.streams[idx];
         let Some(next) = s.queue.front() else {
+            self.pacer.on_idle();
             return Transmit::Idle;
         };
         let size = u64::from(next.size_bytes);
@@ -433,13 +439,16 @@ impl Sender {
             self.largest_packet,
         );
         if self.bytes_in_flight > 0 && self.bytes_in_flight + size > limit {
+            self.pacer.on_idle();
             return Transmit::Idle;
         }
         if now < self.pacer.next_send() {
-            return Transmit::At(self.pacer.next_send());
+            self.pacer.on_wait();
+            return Transmit::At(self.time.to_caller(self.pacer.next_send()));
         }
         let s = &mut self.streams[idx];
         let Some(p) = s.queue.pop() else {
+            self.pacer.on_idle();
             return Transmit::Idle;
         };
         let seq = s.sent.on_sent(now, p.size_bytes);
@@ -455,20 +464,23 @@ impl Sender {
                 EcnMode::Classic => crate::Ecn::Ect0,
                 EcnMode::L4s => crate::Ecn::Ect1,
             },
-            frame_enqueued_at: p.enqueued_at,
+            frame_enqueued_at: self.time.to_caller(p.enqueued_at),
             frame_index: p.frame_index,
         };
         self.bytes_in_flight += u64::from(p.size_bytes);
         self.largest_packet = self.largest_packet.max(u64::from(p.size_bytes));
         self.algorithm.on_sent(self.bytes_in_flight);
-        self.pacer.on_sent(now, p.size_bytes, self.pacing_rate);
+        let catch_up = self.config.pacing_catch_up;
+        self.pacer
+            .on_sent(now, p.size_bytes, self.pacing_rate, catch_up);
         self.counters.packets_sent += 1;
         self.rate_tx.add(now, u64::from(p.size_bytes));
         Transmit::Now(packet)
     }
 
-    /// The next instant at which [`Sender::handle_timeout`] must be called: when an RTP
-    /// queue will be too old, or the oldest packet in flight times out.
+    /// The next instant (on the caller's clock) at which [`Sender::handle_timeout`]
+    /// must be called: when an RTP queue will be too old, or the oldest packet in flight
+    /// times out.
     pub fn poll_timeout(&self) -> Option<Instant> {
         let max = self.config.max_rtp_queue_delay;
         let timeout = self.config.in_flight_timeout;
@@ -481,6 +493,7 @@ impl Sender {
             })
             .flatten()
             .min()
+            .map(|t| self.time.to_caller(t))
     }
 
     /// The next pending event.
@@ -498,122 +511,6 @@ impl Sender {
     /// Bytes sent and neither acknowledged nor declared lost.
     pub fn bytes_in_flight(&self) -> u64 {
         self.bytes_in_flight
-    }
-
-    /// A snapshot of the sender's state for logging and plots.
-    pub fn stats(&self) -> SenderStats {
-        let now = self.last_now;
-        let mut rates = [
-            self.rate_tx.clone(),
-            self.rate_acked.clone(),
-            self.rate_lost.clone(),
-            self.rate_ce.clone(),
-        ];
-        for r in &mut rates {
-            r.advance(now);
-        }
-        SenderStats {
-            ref_window_bytes: self.algorithm.window_bytes(),
-            bytes_in_flight: self.bytes_in_flight,
-            srtt: self.delay.srtt(),
-            queue_delay: self.delay.queue_delay(),
-            queue_delay_avg: self.delay.qdelay_avg(),
-            l4s_alpha: self.algorithm.l4s_alpha(),
-            rate_transmitted: rates[0].rate(),
-            rate_acked: rates[1].rate(),
-            rate_lost: rates[2].rate(),
-            rate_ce: rates[3].rate(),
-            packets_sent: self.counters.packets_sent,
-            packets_acked: self.counters.packets_acked,
-            packets_lost: self.counters.packets_lost,
-            packets_ce: self.counters.packets_ce,
-            feedback_ignored: self.counters.feedback_ignored,
-            target_bitrate: self.total_target(),
-            pacing_rate: self.pacing_rate,
-            window_headroom: self
-                .algorithm
-                .headroom(&self.config, self.delay.steadiness()),
-            streams: self
-                .streams
-                .iter()
-                .map(|s| StreamStats {
-                    ssrc: s.config.ssrc,
-                    target_bitrate: s.target,
-                    rtp_queue_delay: s.queue.delay(now),
-                    rtp_queue_bytes: s.queue.bytes(),
-                    rtp_queue_packets: s.queue.len(),
-                    queue_discards: s.queue_discards,
-                })
-                .collect(),
-        }
-    }
-
-    fn total_target(&self) -> Bitrate {
-        self.streams
-            .iter()
-            .fold(Bitrate::ZERO, |acc, s| acc + s.target)
-    }
-
-    fn total_max(&self) -> Bitrate {
-        self.streams
-            .iter()
-            .fold(Bitrate::ZERO, |acc, s| acc + s.config.max_bitrate)
-    }
-
-    /// Media rate control: splits the window-derived total across streams by priority,
-    /// applies each stream's RTP-queue correction and limits, and announces changes.
-    fn update_targets(&mut self) {
-        let total = self
-            .algorithm
-            .total_target(&self.config, self.delay.srtt(), self.largest_packet)
-            .scale(self.delay.rate_factor());
-        scheduler::allocate(total, &mut self.streams);
-        let threshold = self.config.target_event_threshold;
-        for (i, s) in self.streams.iter_mut().enumerate() {
-            let share = s.rate_share.scale(1.0 / (1.0 + s.rate_adjust));
-            s.target = share.clamp(s.config.min_bitrate, s.config.max_bitrate);
-            let prev = s.announced.bps();
-            let changed = if prev > 0.0 {
-                ((s.target.bps() - prev) / prev).abs() > threshold
-            } else {
-                s.target.bps() > 0.0
-            };
-            if changed {
-                s.announced = s.target;
-                let stream = StreamId(u32::try_from(i).unwrap_or(u32::MAX));
-                push_event(
-                    &mut self.events,
-                    Event::TargetBitrate {
-                        stream,
-                        bitrate: s.target,
-                    },
-                );
-            }
-        }
-        self.update_pacing_rate();
-    }
-
-    fn update_pacing_rate(&mut self) {
-        let total_target = self.total_target();
-        let weighted: f64 = self
-            .streams
-            .iter()
-            .map(|s| s.frame_scale * s.target.bps())
-            .sum();
-        let frame_scale = if total_target.bps() > 0.0 {
-            weighted / total_target.bps()
-        } else {
-            1.0
-        };
-        self.pacing_rate = pacing::pacing_rate(
-            &self.config,
-            PacingInput {
-                total_target,
-                media_rate: self.rate_media.rate(),
-                total_max: self.total_max(),
-                frame_scale,
-            },
-        );
     }
 }
 

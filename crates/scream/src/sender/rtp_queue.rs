@@ -1,14 +1,17 @@
-//! One stream's RTP queue: packets of encoded frames waiting for the send window.
+//! One stream's RTP queue: encoded frames waiting for the send window.
 //!
-//! A ring buffer (`VecDeque`) that keeps its capacity, so steady-state operation does
-//! not allocate. Sequence numbers are given at transmission, not here, so a discarded
-//! queue leaves no gap the receiver would mistake for loss.
+//! Frames are kept whole and cut into packets as they leave, so the memory a frame
+//! takes does not depend on its size (a caller handing in a 4 GB frame costs one
+//! entry, not four million). The ring buffer (`VecDeque`) keeps its capacity, so
+//! steady-state operation does not allocate. Sequence numbers are given at
+//! transmission, not here, so a discarded queue leaves no gap the receiver would
+//! mistake for loss.
 
 use std::collections::VecDeque;
 
 use crate::time::{Duration, Instant};
 
-/// A packet waiting in the queue.
+/// The next packet of the queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct QueuedPacket {
     /// Accounted size on the wire (payload + RTP header), bytes.
@@ -21,16 +24,43 @@ pub(crate) struct QueuedPacket {
     pub(crate) frame_index: u64,
 }
 
-/// FIFO of packets with running byte total.
+/// A frame, or what is left of it.
+#[derive(Clone, Copy, Debug)]
+struct QueuedFrame {
+    enqueued_at: Instant,
+    frame_index: u64,
+    /// Payload bytes not yet sent.
+    payload_left: u32,
+    /// Largest payload per packet.
+    mss: u32,
+    /// Header bytes accounted per packet.
+    overhead: u32,
+}
+
+impl QueuedFrame {
+    fn next_packet(&self) -> QueuedPacket {
+        let chunk = self.payload_left.min(self.mss);
+        QueuedPacket {
+            size_bytes: chunk.saturating_add(self.overhead),
+            marker: chunk == self.payload_left,
+            enqueued_at: self.enqueued_at,
+            frame_index: self.frame_index,
+        }
+    }
+}
+
+/// FIFO of frames with running totals of accounted bytes and packets.
 #[derive(Debug, Default)]
 pub(crate) struct RtpQueue {
-    packets: VecDeque<QueuedPacket>,
+    frames: VecDeque<QueuedFrame>,
     bytes: u64,
+    packets: u64,
 }
 
 impl RtpQueue {
-    /// Splits a frame of `payload_bytes` into packets of at most `mss` payload bytes
-    /// (each accounted with `overhead` header bytes), marker on the last.
+    /// Queues a frame of `payload_bytes`, to leave as packets of at most `mss` payload
+    /// bytes (each accounted with `overhead` header bytes), marker on the last. An
+    /// empty frame queues nothing.
     pub(crate) fn push_frame(
         &mut self,
         now: Instant,
@@ -39,60 +69,71 @@ impl RtpQueue {
         mss: u32,
         overhead: u32,
     ) {
-        let mss = mss.max(1);
-        let mut left = payload_bytes;
-        while left > 0 {
-            let chunk = left.min(mss);
-            left -= chunk;
-            let size = chunk.saturating_add(overhead);
-            self.packets.push_back(QueuedPacket {
-                size_bytes: size,
-                marker: left == 0,
-                enqueued_at: now,
-                frame_index,
-            });
-            self.bytes += u64::from(size);
+        if payload_bytes == 0 {
+            return;
         }
+        let mss = mss.max(1);
+        let packets = u64::from(payload_bytes.div_ceil(mss));
+        self.frames.push_back(QueuedFrame {
+            enqueued_at: now,
+            frame_index,
+            payload_left: payload_bytes,
+            mss,
+            overhead,
+        });
+        self.bytes += u64::from(payload_bytes) + packets * u64::from(overhead);
+        self.packets += packets;
     }
 
-    pub(crate) fn front(&self) -> Option<&QueuedPacket> {
-        self.packets.front()
+    /// The packet that leaves next, if any.
+    pub(crate) fn front(&self) -> Option<QueuedPacket> {
+        self.frames.front().map(QueuedFrame::next_packet)
     }
 
+    /// Takes the next packet off the queue.
     pub(crate) fn pop(&mut self) -> Option<QueuedPacket> {
-        let p = self.packets.pop_front()?;
+        let frame = self.frames.front_mut()?;
+        let p = frame.next_packet();
+        frame.payload_left -= frame.payload_left.min(frame.mss);
+        if frame.payload_left == 0 {
+            self.frames.pop_front();
+        }
         self.bytes -= u64::from(p.size_bytes);
+        self.packets -= 1;
         Some(p)
     }
 
     /// Age of the oldest packet; zero when empty.
     pub(crate) fn delay(&self, now: Instant) -> Duration {
-        self.packets.front().map_or(Duration::ZERO, |p| {
-            now.saturating_duration_since(p.enqueued_at)
+        self.frames.front().map_or(Duration::ZERO, |f| {
+            now.saturating_duration_since(f.enqueued_at)
         })
     }
 
     /// When the oldest packet entered, if any.
     pub(crate) fn oldest(&self) -> Option<Instant> {
-        self.packets.front().map(|p| p.enqueued_at)
+        self.frames.front().map(|f| f.enqueued_at)
     }
 
     /// Drops every packet; returns how many were dropped.
-    pub(crate) fn clear(&mut self) -> usize {
-        let n = self.packets.len();
-        self.packets.clear();
+    pub(crate) fn clear(&mut self) -> u64 {
+        let n = self.packets;
+        self.frames.clear();
         self.bytes = 0;
+        self.packets = 0;
         n
     }
 
-    pub(crate) fn len(&self) -> usize {
-        self.packets.len()
+    /// Packets waiting.
+    pub(crate) fn len(&self) -> u64 {
+        self.packets
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.packets.is_empty()
+        self.frames.is_empty()
     }
 
+    /// Accounted bytes waiting.
     pub(crate) fn bytes(&self) -> u64 {
         self.bytes
     }
@@ -115,6 +156,21 @@ mod tests {
             sizes,
             vec![(1012, false, 7), (1012, false, 7), (512, true, 7)]
         );
+        assert_eq!(q.bytes(), 0);
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn a_huge_frame_is_one_entry_cut_as_it_leaves() {
+        let mut q = RtpQueue::default();
+        q.push_frame(Instant::from_millis(1), 0, u32::MAX, 1000, 12);
+        q.push_frame(Instant::from_millis(2), 1, 0, 1000, 12);
+        let packets = u64::from(u32::MAX.div_ceil(1000));
+        assert_eq!(q.len(), packets);
+        assert_eq!(q.bytes(), u64::from(u32::MAX) + packets * 12);
+        assert_eq!(q.frames.len(), 1, "the empty frame queues nothing");
+        assert_eq!(q.pop().map(|p| p.size_bytes), Some(1012));
+        assert_eq!(q.clear(), packets - 1);
         assert_eq!(q.bytes(), 0);
     }
 

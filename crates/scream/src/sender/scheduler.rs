@@ -8,6 +8,10 @@
 //!
 //! Rates: the total target is split in proportion to priority, water-filling the share
 //! of streams that hit their maximum into the others.
+//!
+//! Both work on each stream's `weight`, its priority relative to the first stream's
+//! (within [1e-6, 1e6] by validation), so priorities of any scale (1e300 and 2e300)
+//! behave like their ratio instead of overflowing.
 
 use super::stream::Stream;
 use crate::units::Bitrate;
@@ -24,8 +28,7 @@ pub(crate) fn pick(streams: &[Stream]) -> Option<usize> {
             None => Some(i),
             Some(b) => {
                 let o = &streams[b];
-                let better = s.vtime < o.vtime
-                    || (s.vtime == o.vtime && s.config.priority > o.config.priority);
+                let better = s.vtime < o.vtime || (s.vtime == o.vtime && s.weight > o.weight);
                 Some(if better { i } else { b })
             }
         };
@@ -35,7 +38,7 @@ pub(crate) fn pick(streams: &[Stream]) -> Option<usize> {
 
 /// Advances `stream`'s virtual time for `bytes` sent.
 pub(crate) fn on_served(stream: &mut Stream, bytes: u32) {
-    stream.vtime += f64::from(bytes) / stream.config.priority;
+    stream.vtime += f64::from(bytes) / stream.weight;
 }
 
 /// A stream that was idle must not claim the service it missed: bring its virtual time
@@ -60,7 +63,7 @@ pub(crate) fn allocate(total: Bitrate, streams: &mut [Stream]) {
     let mut prio_sum = 0.0;
     for s in streams.iter_mut() {
         s.rate_share = Bitrate::ZERO;
-        prio_sum += s.config.priority;
+        prio_sum += s.weight;
     }
     let mut saturated = 0u64; // bit set; streams are few (the index is capped below)
     let n = streams.len();
@@ -71,8 +74,7 @@ pub(crate) fn allocate(total: Bitrate, streams: &mut [Stream]) {
         }
         for (i, s) in streams.iter_mut().enumerate() {
             if !is_set(saturated, i) {
-                s.rate_share =
-                    s.rate_share + Bitrate::from_bps(left * s.config.priority / prio_sum);
+                s.rate_share = s.rate_share + Bitrate::from_bps(left * s.weight / prio_sum);
             }
         }
         left = 0.0;
@@ -80,7 +82,7 @@ pub(crate) fn allocate(total: Bitrate, streams: &mut [Stream]) {
             if !is_set(saturated, i) && s.rate_share > s.config.max_bitrate {
                 left += s.rate_share.bps() - s.config.max_bitrate.bps();
                 s.rate_share = s.config.max_bitrate;
-                prio_sum -= s.config.priority;
+                prio_sum -= s.weight;
                 saturated = set(saturated, i);
             }
         }

@@ -1,12 +1,64 @@
 //! Snapshot of the sender state, for logging, metrics and plots.
 
+use super::Sender;
 use crate::time::Duration;
 use crate::units::Bitrate;
+
+impl Sender {
+    /// A snapshot of the sender's state for logging and plots.
+    pub fn stats(&self) -> SenderStats {
+        let now = self.time.now();
+        let mut rates = [
+            self.rate_tx.clone(),
+            self.rate_acked.clone(),
+            self.rate_lost.clone(),
+            self.rate_ce.clone(),
+        ];
+        for r in &mut rates {
+            r.advance(now);
+        }
+        SenderStats {
+            ref_window_bytes: self.algorithm.window_bytes(),
+            bytes_in_flight: self.bytes_in_flight,
+            srtt: self.delay.srtt(),
+            queue_delay: self.delay.queue_delay(),
+            queue_delay_avg: self.delay.qdelay_avg(),
+            l4s_alpha: self.algorithm.l4s_alpha(),
+            rate_transmitted: rates[0].rate(),
+            rate_acked: rates[1].rate(),
+            rate_lost: rates[2].rate(),
+            rate_ce: rates[3].rate(),
+            packets_sent: self.counters.packets_sent,
+            packets_acked: self.counters.packets_acked,
+            packets_lost: self.counters.packets_lost,
+            packets_ce: self.counters.packets_ce,
+            feedback_ignored: self.counters.feedback_ignored,
+            time_steps: self.time.steps(),
+            target_bitrate: self.total_target(),
+            pacing_rate: self.pacing_rate,
+            window_headroom: self
+                .algorithm
+                .headroom(&self.config, self.delay.steadiness()),
+            streams: self
+                .streams
+                .iter()
+                .map(|s| StreamStats {
+                    ssrc: s.config.ssrc,
+                    target_bitrate: s.target,
+                    rtp_queue_delay: s.queue.delay(now),
+                    rtp_queue_bytes: s.queue.bytes(),
+                    rtp_queue_packets: usize::try_from(s.queue.len()).unwrap_or(usize::MAX),
+                    queue_discards: s.queue_discards,
+                })
+                .collect(),
+        }
+    }
+}
 
 /// Sender-wide state, cheap to take (no allocation beyond the per-stream vector).
 ///
 /// Rates are measured over a sliding interval of about 200 ms ending at the latest
-/// input the sender saw.
+/// input the sender saw (on the sender's own time line, see [`Sender`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SenderStats {
     /// Reference window, bytes.
@@ -42,6 +94,10 @@ pub struct SenderStats {
     /// number never sent or far behind anything in flight, an arrival time after the
     /// report time, or a report time going backwards.
     pub feedback_ignored: u64,
+    /// Inputs whose `now` the sender took as a step of the caller's clock rather than
+    /// as elapsed time: more than a day after the previous input, or the second in a row
+    /// more than 10 ms before the latest (see [`Sender`]).
+    pub time_steps: u64,
     /// Total target bitrate of all streams.
     pub target_bitrate: Bitrate,
     /// Current pacing rate.

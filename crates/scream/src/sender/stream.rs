@@ -1,11 +1,16 @@
 //! Per-stream state: configuration, RTP queue, sent packets, target, and the frame
 //! statistics media rate control uses.
 
-use super::StreamConfig;
 use super::in_flight::SentHistory;
 use super::rtp_queue::RtpQueue;
+use super::{ConfigError, MAX_STREAMS, StreamConfig};
 use crate::time::{Duration, Instant};
 use crate::units::Bitrate;
+
+/// Highest value a stream's bitrate limits may take, bit/s (100 Gbit/s).
+pub(crate) const MAX_STREAM_BITRATE_BPS: f64 = 1e11;
+/// Largest ratio between the priorities of two streams of a sender.
+pub(crate) const MAX_PRIORITY_RATIO: f64 = 1e6;
 
 /// Frame period assumed before two frames were seen (draft state variable
 /// `frame_period`, 0.02 s).
@@ -46,12 +51,17 @@ pub(crate) struct Stream {
     pub(crate) frame_scale: f64,
     pub(crate) queue_discards: u64,
     last_discard: Option<Instant>,
-    /// Scheduler virtual time: bytes served divided by priority.
+    /// Priority relative to the first stream's, in [1e-6, 1e6]: priorities of any
+    /// scale split rates and service like their ratio without overflowing.
+    pub(crate) weight: f64,
+    /// Scheduler virtual time: bytes served divided by `weight`.
     pub(crate) vtime: f64,
 }
 
 impl Stream {
-    pub(crate) fn new(config: StreamConfig, first_seq: u16) -> Self {
+    /// A stream with `config` (which passed [`check_new`]); `weight` is its priority
+    /// over the first stream's.
+    pub(crate) fn new(config: StreamConfig, first_seq: u16, weight: f64) -> Self {
         let target = config
             .start_bitrate
             .clamp(config.min_bitrate, config.max_bitrate);
@@ -69,6 +79,7 @@ impl Stream {
             frame_scale: 1.0,
             queue_discards: 0,
             last_discard: None,
+            weight,
             vtime: 0.0,
         }
     }
@@ -138,5 +149,85 @@ impl Stream {
             Some(d) => t.max(d + MIN_DISCARD_INTERVAL),
             None => t,
         })
+    }
+}
+
+/// Checks `config` for a stream joining `existing` ones: at most [`MAX_STREAMS`]
+/// streams, a new SSRC, a finite positive priority within [`MAX_PRIORITY_RATIO`] of
+/// the others', and bitrate limits in (0, 100 Gbit/s] with `min <= max`.
+pub(crate) fn check_new(config: &StreamConfig, existing: &[Stream]) -> Result<(), ConfigError> {
+    let bad = |field: &'static str, value: String, reason: String| ConfigError {
+        field,
+        value,
+        reason,
+    };
+    if existing.len() >= MAX_STREAMS {
+        return Err(bad(
+            "streams",
+            existing.len().to_string(),
+            format!("at most {MAX_STREAMS} streams"),
+        ));
+    }
+    if existing.iter().any(|s| s.config.ssrc == config.ssrc) {
+        return Err(bad(
+            "ssrc",
+            config.ssrc.to_string(),
+            "already used by another stream".to_owned(),
+        ));
+    }
+    let p = config.priority;
+    if !(p.is_finite() && p > 0.0) {
+        return Err(bad(
+            "priority",
+            number(p),
+            "must be finite and > 0".to_owned(),
+        ));
+    }
+    let (lo, hi) = existing
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), s| {
+            (lo.min(s.config.priority), hi.max(s.config.priority))
+        });
+    if !existing.is_empty() && (p > lo * MAX_PRIORITY_RATIO || p < hi / MAX_PRIORITY_RATIO) {
+        return Err(bad(
+            "priority",
+            number(p),
+            format!(
+                "must be within a factor 10^6 of the other streams' priorities, here in [{}, {}]",
+                number(hi / MAX_PRIORITY_RATIO),
+                number(lo * MAX_PRIORITY_RATIO)
+            ),
+        ));
+    }
+    for (field, rate) in [
+        ("min_bitrate", config.min_bitrate),
+        ("start_bitrate", config.start_bitrate),
+        ("max_bitrate", config.max_bitrate),
+    ] {
+        let bps = rate.bps();
+        if !(bps > 0.0 && bps <= MAX_STREAM_BITRATE_BPS) {
+            return Err(bad(
+                field,
+                format!("{} bit/s", number(bps)),
+                "must be in (0, 100 Gbit/s] (a NaN or negative rate reads as 0)".to_owned(),
+            ));
+        }
+    }
+    if config.min_bitrate > config.max_bitrate {
+        return Err(bad(
+            "min_bitrate",
+            config.min_bitrate.to_string(),
+            format!("must not exceed max_bitrate ({})", config.max_bitrate),
+        ));
+    }
+    Ok(())
+}
+
+/// `v` as text, in scientific notation when very large or small.
+fn number(v: f64) -> String {
+    if v == 0.0 || (1e-4..1e9).contains(&v.abs()) || !v.is_finite() {
+        v.to_string()
+    } else {
+        format!("{v:e}")
     }
 }

@@ -1,0 +1,81 @@
+//! Media rate control (draft §"Media Rate Control"): the total target derived from the
+//! window is split across streams by priority, each stream's share is corrected for its
+//! RTP queue and limited to its range, changes are announced, and the pacing rate
+//! follows the targets.
+
+use super::pacing::{self, PacingInput};
+use super::{Event, Sender, StreamId, push_event, scheduler};
+use crate::units::Bitrate;
+
+impl Sender {
+    /// Sum of the streams' targets.
+    pub(super) fn total_target(&self) -> Bitrate {
+        self.streams
+            .iter()
+            .fold(Bitrate::ZERO, |acc, s| acc + s.target)
+    }
+
+    /// Sum of the streams' maximum bitrates.
+    pub(super) fn total_max(&self) -> Bitrate {
+        self.streams
+            .iter()
+            .fold(Bitrate::ZERO, |acc, s| acc + s.config.max_bitrate)
+    }
+
+    /// Media rate control: splits the window-derived total across streams by priority,
+    /// applies each stream's RTP-queue correction and limits, and announces changes.
+    pub(super) fn update_targets(&mut self) {
+        let total = self
+            .algorithm
+            .total_target(&self.config, self.delay.srtt(), self.largest_packet)
+            .scale(self.delay.rate_factor());
+        scheduler::allocate(total, &mut self.streams);
+        let threshold = self.config.target_event_threshold;
+        for (i, s) in self.streams.iter_mut().enumerate() {
+            let share = s.rate_share.scale(1.0 / (1.0 + s.rate_adjust));
+            s.target = share.clamp(s.config.min_bitrate, s.config.max_bitrate);
+            let prev = s.announced.bps();
+            let changed = if prev > 0.0 {
+                ((s.target.bps() - prev) / prev).abs() > threshold
+            } else {
+                s.target.bps() > 0.0
+            };
+            if changed {
+                s.announced = s.target;
+                let stream = StreamId(u32::try_from(i).unwrap_or(u32::MAX));
+                push_event(
+                    &mut self.events,
+                    Event::TargetBitrate {
+                        stream,
+                        bitrate: s.target,
+                    },
+                );
+            }
+        }
+        self.update_pacing_rate();
+    }
+
+    /// The pacing rate for the current targets, media rate and frame sizes.
+    pub(super) fn update_pacing_rate(&mut self) {
+        let total_target = self.total_target();
+        let weighted: f64 = self
+            .streams
+            .iter()
+            .map(|s| s.frame_scale * s.target.bps())
+            .sum();
+        let frame_scale = if total_target.bps() > 0.0 {
+            weighted / total_target.bps()
+        } else {
+            1.0
+        };
+        self.pacing_rate = pacing::pacing_rate(
+            &self.config,
+            PacingInput {
+                total_target,
+                media_rate: self.rate_media.rate(),
+                total_max: self.total_max(),
+                frame_scale,
+            },
+        );
+    }
+}

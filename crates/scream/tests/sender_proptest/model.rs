@@ -1,0 +1,470 @@
+//! A model of which packets a sender has resolved, driven by the operations of
+//! `ops.rs`, and the invariants checked after every operation (see
+//! `sender_proptest.rs`).
+
+use super::ops::{FeedbackOp, Op, Setup, When};
+use scream::sender::{
+    MAX_TIME_STEP, MediaFrame, Sender, SenderConfig, StreamConfig, StreamId, TIME_JITTER_TOLERANCE,
+    Transmit,
+};
+use scream::{
+    Bitrate, Duration, Ecn, Feedback, Instant, PacketReport, PacketStatus, RemoteInstant,
+};
+use std::collections::VecDeque;
+
+/// The receiver's clock epoch.
+const RX_OFFSET: u64 = 77_000_000_000;
+/// Where the sender's time line starts at the latest (mirrors the sender).
+const LATEST_START: u64 = 1 << 62;
+/// Minimum time between two RTP queue discards (mirrors the sender).
+const MIN_DISCARD_INTERVAL: Duration = Duration::from_millis(250);
+/// The caller's clock is kept below this, so that sane time can always run on.
+const CALLER_CLOCK_CEILING: u64 = 1 << 63;
+/// Resolved packets kept for reports on old packets.
+const HISTORY: usize = 128;
+
+/// The sender's time line, as the sender documents it.
+#[derive(Default)]
+struct ModelClock {
+    started: bool,
+    now: u64,
+    anchor: u64,
+    behind: bool,
+}
+
+impl ModelClock {
+    fn advance(&mut self, raw: u64) -> u64 {
+        let max_step = MAX_TIME_STEP.as_nanos() as u64;
+        let tolerance = TIME_JITTER_TOLERANCE.as_nanos() as u64;
+        if !self.started {
+            self.started = true;
+            self.anchor = raw;
+            self.now = raw.min(LATEST_START);
+        } else if raw >= self.anchor {
+            self.now = self.now.saturating_add((raw - self.anchor).min(max_step));
+            self.anchor = raw;
+            self.behind = false;
+        } else if self.anchor - raw <= tolerance {
+            self.behind = false;
+        } else if self.behind {
+            self.anchor = raw;
+            self.behind = false;
+        } else {
+            self.behind = true;
+        }
+        self.now
+    }
+}
+
+struct ModelPacket {
+    ssrc: u32,
+    seq: u16,
+    size: u64,
+    /// On the sender's time line.
+    sent_at: u64,
+    /// On the sane clock (the receiver's clock minus its offset).
+    sane_sent_at: u64,
+    resolved: bool,
+}
+
+/// A sender, the caller's clocks and the model of its packets.
+struct Model {
+    sender: Sender,
+    ids: Vec<StreamId>,
+    ssrcs: Vec<u32>,
+    limits: [(f64, f64, f64); 2],
+    clock: ModelClock,
+    /// Time that only runs forward; the receiver's clock is this plus `RX_OFFSET`.
+    sane: u64,
+    /// The caller's clock minus `sane`.
+    offset: i128,
+    packets: VecDeque<ModelPacket>,
+    newest_acked: Option<u64>,
+    reorder: u64,
+    timeout: u64,
+    queue_limit: Duration,
+    min_wnd: u64,
+}
+
+macro_rules! ensure {
+    ($cond:expr, $($arg:tt)+) => {
+        if !$cond {
+            return Err(format!($($arg)+));
+        }
+    };
+}
+
+impl Model {
+    fn new(setup: &Setup) -> Result<Self, String> {
+        let cfg = SenderConfig {
+            ecn: setup.ecn,
+            mss_bytes: setup.mss_bytes,
+            pacing_catch_up: Duration::from_millis(u64::from(setup.catch_up_ms)),
+            in_flight_timeout: Duration::from_millis(u64::from(setup.in_flight_timeout_ms)),
+            max_rtp_queue_delay: Duration::from_millis(u64::from(setup.max_queue_ms)),
+            ..SenderConfig::default()
+        };
+        cfg.validate().map_err(|e| e.to_string())?;
+        let reorder = cfg.reorder_time.as_nanos() as u64;
+        let timeout = cfg.in_flight_timeout.as_nanos() as u64;
+        let queue_limit = cfg.max_rtp_queue_delay.max(MIN_DISCARD_INTERVAL);
+        let min_wnd = u64::from(cfg.min_ref_wnd_bytes);
+        let mut sender = Sender::new(cfg).map_err(|e| e.to_string())?;
+        let ssrcs = vec![10, 20];
+        let priorities = [setup.priority, setup.priority * setup.priority_ratio];
+        let mut ids = vec![];
+        for (i, &(min, start, max)) in setup.limits.iter().enumerate() {
+            let id = sender
+                .add_stream_with_initial_seq(
+                    StreamConfig {
+                        ssrc: ssrcs[i],
+                        min_bitrate: Bitrate::from_bps(min),
+                        start_bitrate: Bitrate::from_bps(start),
+                        max_bitrate: Bitrate::from_bps(max),
+                        priority: priorities[i],
+                    },
+                    65_500,
+                )
+                .map_err(|e| e.to_string())?;
+            ids.push(id);
+        }
+        Ok(Self {
+            sender,
+            ids,
+            ssrcs,
+            limits: setup.limits,
+            clock: ModelClock::default(),
+            sane: setup.start_ns,
+            offset: 0,
+            packets: VecDeque::new(),
+            newest_acked: None,
+            reorder,
+            timeout,
+            queue_limit,
+            min_wnd,
+        })
+    }
+
+    /// The caller's clock.
+    fn caller_now(&self) -> u64 {
+        let t = i128::from(self.sane) + self.offset;
+        t.clamp(0, i128::from(CALLER_CLOCK_CEILING)) as u64
+    }
+
+    fn instant(&self, when: When) -> Instant {
+        let now = Instant::from_nanos(self.caller_now());
+        match when {
+            When::Now => now,
+            When::Back(ms) => now - Duration::from_millis(u64::from(ms)),
+            When::Ahead(s) => now + Duration::from_secs(u64::from(s)),
+            When::Zero => Instant::ZERO,
+            When::Max => Instant::MAX,
+        }
+    }
+
+    /// The sender's in-flight timeout at sender time `t`.
+    fn expire(&mut self, t: u64) {
+        if let Some(limit) = t.checked_sub(self.timeout) {
+            for p in self.packets.iter_mut().filter(|p| p.sent_at <= limit) {
+                p.resolved = true;
+            }
+        }
+    }
+
+    /// Drains `poll_transmit` at `at`; returns how many packets left.
+    fn transmit(&mut self, at: Instant) -> usize {
+        let mut sent = 0;
+        loop {
+            let t = self.clock.advance(at.as_nanos());
+            self.expire(t);
+            let Transmit::Now(p) = self.sender.poll_transmit(at) else {
+                break;
+            };
+            self.packets.push_back(ModelPacket {
+                ssrc: p.ssrc,
+                seq: p.seq,
+                size: u64::from(p.size_bytes),
+                sent_at: t,
+                sane_sent_at: self.sane,
+                resolved: false,
+            });
+            sent += 1;
+        }
+        while self.packets.len() > HISTORY && self.packets.front().is_some_and(|p| p.resolved) {
+            self.packets.pop_front();
+        }
+        sent
+    }
+
+    fn timeout(&mut self, at: Instant) {
+        let t = self.clock.advance(at.as_nanos());
+        self.sender.handle_timeout(at);
+        self.expire(t);
+    }
+
+    fn frame(&mut self, stream: usize, bytes: u32, at: Instant) {
+        self.clock.advance(at.as_nanos());
+        let frame = MediaFrame {
+            size_bytes: bytes,
+            key_frame: false,
+        };
+        self.sender.on_media_frame(at, self.ids[stream], frame);
+    }
+
+    fn ack(&mut self, i: usize) {
+        let p = &mut self.packets[i];
+        if !p.resolved {
+            p.resolved = true;
+            self.newest_acked = Some(self.newest_acked.map_or(p.sent_at, |n| n.max(p.sent_at)));
+        }
+    }
+
+    fn feedback(&mut self, f: &FeedbackOp) {
+        let at = self.instant(f.at);
+        self.clock.advance(at.as_nanos());
+        let report_time = RX_OFFSET + self.sane;
+        let end = self
+            .packets
+            .len()
+            .saturating_sub(usize::from(f.skip_newest));
+        let start = end.saturating_sub(usize::from(f.len));
+        let mut reports = vec![];
+        let mut acked = vec![];
+        for (k, i) in (start..end).enumerate() {
+            let bit = |mask: u64| mask >> (k % 64) & 1 == 1;
+            let m = &self.packets[i];
+            let jitter = if k % 3 == 2 {
+                u64::from(f.jitter_us)
+            } else {
+                0
+            };
+            let mut arrival = RX_OFFSET + m.sane_sent_at + (u64::from(f.owd_us) + jitter) * 1000;
+            let first_received = acked.is_empty() && !bit(f.lost);
+            if let Some(forged) = f.forged_arrival.filter(|_| first_received) {
+                arrival = forged.min(report_time);
+            }
+            let status = if bit(f.lost) || arrival > report_time {
+                PacketStatus::NotReceived
+            } else {
+                acked.push(i);
+                PacketStatus::Received {
+                    arrival: (!bit(f.no_arrival)).then_some(RemoteInstant::from_nanos(arrival)),
+                    ecn: if bit(f.ce) { Ecn::Ce } else { Ecn::Ect1 },
+                }
+            };
+            reports.push(PacketReport {
+                ssrc: m.ssrc,
+                seq: m.seq,
+                status,
+            });
+        }
+        if f.reverse {
+            reports.reverse();
+        }
+        let repeats: Vec<_> = reports
+            .iter()
+            .take(usize::from(f.duplicates))
+            .copied()
+            .collect();
+        reports.extend(repeats);
+        let received = PacketStatus::Received {
+            arrival: Some(RemoteInstant::from_nanos(report_time)),
+            ecn: Ecn::NotEct,
+        };
+        for n in 0..f.unknown_ssrc {
+            reports.push(PacketReport {
+                ssrc: 0xbad0_0000 + u32::from(n),
+                seq: u16::from(n),
+                status: received,
+            });
+        }
+        if let Some(seq) = f.forged_seq {
+            reports.push(PacketReport {
+                ssrc: self.ssrcs[0],
+                seq,
+                status: received,
+            });
+            // Naming a packet in flight acknowledges it, whoever wrote the report.
+            if let Some(i) = self
+                .packets
+                .iter()
+                .position(|p| !p.resolved && p.ssrc == self.ssrcs[0] && p.seq == seq)
+            {
+                acked.push(i);
+            }
+        }
+        let fb = Feedback {
+            report_time: RemoteInstant::from_nanos(report_time),
+            reports,
+        };
+        self.sender.on_feedback(at, &fb);
+        // Acknowledgements first, then the reordering window.
+        for i in acked {
+            self.ack(i);
+        }
+        self.apply_reordering_window();
+    }
+
+    /// Feedback that reports every packet still unresolved as received (lost
+    /// feedback is repaired): what a sane peer tells once its reports get through.
+    fn report_everything(&mut self) {
+        let at = self.instant(When::Now);
+        self.clock.advance(at.as_nanos());
+        let report_time = RX_OFFSET + self.sane;
+        let mut reports = vec![];
+        let mut acked = vec![];
+        for (i, m) in self.packets.iter().enumerate().filter(|(_, m)| !m.resolved) {
+            let arrival = (RX_OFFSET + m.sane_sent_at + 10_000_000).min(report_time);
+            reports.push(PacketReport {
+                ssrc: m.ssrc,
+                seq: m.seq,
+                status: PacketStatus::Received {
+                    arrival: Some(RemoteInstant::from_nanos(arrival)),
+                    ecn: Ecn::Ect1,
+                },
+            });
+            acked.push(i);
+        }
+        let fb = Feedback {
+            report_time: RemoteInstant::from_nanos(report_time),
+            reports,
+        };
+        self.sender.on_feedback(at, &fb);
+        for i in acked {
+            self.ack(i);
+        }
+        self.apply_reordering_window();
+    }
+
+    /// The sender's loss detection: packets sent more than the reordering window before
+    /// the newest acknowledged one are lost.
+    fn apply_reordering_window(&mut self) {
+        if let Some(limit) = self.newest_acked.and_then(|t| t.checked_sub(self.reorder)) {
+            for p in self.packets.iter_mut().filter(|p| p.sent_at < limit) {
+                p.resolved = true;
+            }
+        }
+    }
+
+    fn wait(&mut self, d: Duration) {
+        self.sane = self.sane.saturating_add(d.as_nanos() as u64);
+    }
+
+    fn step(&mut self, op: &Op) {
+        match *op {
+            Op::Wait(us) => self.wait(Duration::from_micros(u64::from(us))),
+            Op::WaitLong(ms) => self.wait(Duration::from_millis(u64::from(ms))),
+            Op::ClockStep(s) => {
+                self.offset += i128::from(s) * 1_000_000_000;
+                // Keep the caller's clock where sane time can run on.
+                let now = i128::from(self.sane) + self.offset;
+                let clamped = now.clamp(0, i128::from(CALLER_CLOCK_CEILING));
+                self.offset += clamped - now;
+            }
+            Op::Frame { stream, bytes, at } => {
+                let at = self.instant(at);
+                self.frame(usize::from(stream % 2), bytes, at);
+            }
+            Op::Transmit(at) => {
+                self.transmit(self.instant(at));
+            }
+            Op::Timeout(at) => self.timeout(self.instant(at)),
+            Op::Feedback(ref f) => self.feedback(f),
+        }
+    }
+
+    fn check(&mut self, queue_checked: bool) -> Result<(), String> {
+        while self.sender.poll_event().is_some() {}
+        let stats = self.sender.stats();
+        let expected: u64 = self
+            .packets
+            .iter()
+            .filter(|p| !p.resolved)
+            .map(|p| p.size)
+            .sum();
+        ensure!(
+            stats.bytes_in_flight == expected,
+            "bytes in flight {} but the model has {expected} unresolved",
+            stats.bytes_in_flight
+        );
+        ensure!(
+            stats.ref_window_bytes >= self.min_wnd,
+            "window {} below its minimum {}",
+            stats.ref_window_bytes,
+            self.min_wnd
+        );
+        ensure!(
+            stats.pacing_rate.bps().is_finite() && stats.pacing_rate.bps() > 0.0,
+            "pacing rate {}",
+            stats.pacing_rate.bps()
+        );
+        for (id, &(min, _, max)) in self.ids.iter().zip(self.limits.iter()) {
+            let t = self.sender.target_bitrate(*id).bps();
+            ensure!(
+                t.is_finite() && (min..=max).contains(&t),
+                "target {t} outside [{min}, {max}]"
+            );
+        }
+        if queue_checked {
+            for s in &stats.streams {
+                ensure!(
+                    s.rtp_queue_delay <= self.queue_limit,
+                    "RTP queue {:?} old, limit {:?}",
+                    s.rtp_queue_delay,
+                    self.queue_limit
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Sane time and feedback resume: frames every 10 ms, and every 10 ms a report on
+    /// every packet in flight. The sender must send within `bound`, and again within
+    /// `bound` after that.
+    fn recover(&mut self, bound: Duration) -> Result<(), String> {
+        let step = Duration::from_millis(10);
+        let mut since_send = Duration::ZERO;
+        let mut sent_total = 0;
+        while sent_total < 2 {
+            ensure!(
+                since_send <= bound,
+                "nothing sent for {since_send:?} ({sent_total} packets) once sane time and \
+                 feedback resumed"
+            );
+            self.wait(step);
+            since_send += step;
+            let now = self.instant(When::Now);
+            self.frame(0, 1000, now);
+            self.check(true)?;
+            if self.sender.poll_timeout().is_some_and(|t| t <= now) {
+                self.timeout(now);
+            }
+            let sent = self.transmit(now);
+            self.check(true)?;
+            if sent > 0 {
+                sent_total += sent;
+                since_send = Duration::ZERO;
+            }
+            self.report_everything();
+            self.check(false)?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs `ops` on a sender set up as `setup` against the model, then lets sane time and
+/// feedback resume. Returns what went wrong, if anything.
+pub(crate) fn run(setup: &Setup, ops: &[Op]) -> Result<(), String> {
+    let mut m = Model::new(setup)?;
+    for (i, op) in ops.iter().enumerate() {
+        m.step(op);
+        let queue_checked = matches!(op, Op::Frame { .. } | Op::Transmit(_) | Op::Timeout(_));
+        m.check(queue_checked)
+            .map_err(|e| format!("after op {i} ({op:?}): {e}"))?;
+    }
+    // The longest pacing gap: a full packet at the lowest pacing rate.
+    let packet_bits = f64::from(setup.mss_bytes + 12) * 8.0;
+    let gap = Duration::from_secs_f64(packet_bits / SenderConfig::default().rate_pace_min.bps());
+    m.recover(Duration::from_secs(1) + gap * 2)
+        .map_err(|e| format!("recovery: {e}"))
+}
