@@ -109,8 +109,12 @@ impl Sender {
 
         if let Some(t) = newest_sent {
             let app_limited = self.algorithm.app_limited();
-            self.delay
-                .on_rtt_sample(now, now.saturating_duration_since(t), app_limited);
+            // A packet in flight across a leap of the caller's clock (or a stall of its
+            // loop) would time the leap, not the path.
+            if t >= self.time.last_leap() {
+                self.delay
+                    .on_rtt_sample(now, now.saturating_duration_since(t), app_limited);
+            }
             let newest = self.newest_acked_sent_at.map_or(t, |n| n.max(t));
             self.newest_acked_sent_at = Some(newest);
         }

@@ -33,6 +33,14 @@ pub const TIME_JITTER_TOLERANCE: Duration = Duration::from_millis(10);
 /// ahead of the previous one is a step of the caller's clock and counts as this much.
 pub const MAX_TIME_STEP: Duration = Duration::from_secs(24 * 3600);
 
+/// The longest advance between two inputs that leaves round-trip samples trusted. A
+/// caller that feeds the sender at least every time it asks (`poll_timeout`), and on
+/// every feedback, never leaves a gap this long while packets are in flight: a longer
+/// one means the caller stalled or its clock leapt, and a packet in flight across it
+/// would time that leap, not the path. One second is also the default
+/// `in_flight_timeout`, after which packets in flight are given up anyway.
+pub const RTT_LEAP: Duration = Duration::from_secs(1);
+
 /// Where the time line starts at the latest: a first `now` beyond this is taken as
 /// this instant, so the line keeps 2^62 ns (146 years) of room before it saturates.
 const LATEST_START: Instant = Instant::from_nanos(1 << 62);
@@ -51,6 +59,8 @@ pub(crate) struct Clock {
     started: bool,
     /// Inputs taken as steps of the caller's clock.
     steps: u64,
+    /// Sender time right after the latest advance longer than [`RTT_LEAP`].
+    leap_at: Instant,
 }
 
 impl Clock {
@@ -69,6 +79,9 @@ impl Clock {
                 self.steps += 1;
             }
             self.now += elapsed.min(MAX_TIME_STEP);
+            if elapsed > RTT_LEAP {
+                self.leap_at = self.now;
+            }
             self.anchor = now;
             self.behind = false;
         } else if self.anchor - now <= TIME_JITTER_TOLERANCE {
@@ -86,6 +99,12 @@ impl Clock {
     /// The sender's time at the latest input.
     pub(crate) fn now(&self) -> Instant {
         self.now
+    }
+
+    /// Sender time right after the latest leap (an advance longer than [`RTT_LEAP`]
+    /// between two inputs); packets sent before it give no round-trip samples.
+    pub(crate) fn last_leap(&self) -> Instant {
+        self.leap_at
     }
 
     /// Inputs whose `now` was taken as a step of the caller's clock.
@@ -119,6 +138,19 @@ mod tests {
             assert_eq!(c.to_caller(ms(t + 3)), ms(t + 3));
         }
         assert_eq!(c.steps(), 0);
+    }
+
+    #[test]
+    fn a_long_gap_between_inputs_is_remembered_as_a_leap() {
+        let mut c = Clock::default();
+        c.advance(ms(100));
+        c.advance(ms(900));
+        assert_eq!(c.last_leap(), Instant::ZERO, "0.8 s is no leap");
+        c.advance(ms(6_000));
+        assert_eq!(c.last_leap(), ms(6_000));
+        c.advance(ms(1_000));
+        c.advance(ms(1_001));
+        assert_eq!(c.last_leap(), ms(6_000), "steps back are no leap");
     }
 
     #[test]

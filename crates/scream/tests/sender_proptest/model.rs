@@ -297,7 +297,15 @@ impl Model {
             report_time: RemoteInstant::from_nanos(report_time),
             reports,
         };
+        let ignored_before = self.sender.stats().feedback_ignored;
         self.sender.on_feedback(at, &fb);
+        // A report whose time is out of line with the sender's own clock may be refused
+        // whole (until a few agree: the receiver's clock stepped); the sender says so by
+        // counting every one of its per-packet reports as ignored.
+        let ignored = self.sender.stats().feedback_ignored - ignored_before;
+        if !fb.reports.is_empty() && ignored >= fb.reports.len() as u64 {
+            return;
+        }
         // Acknowledgements first, then the reordering window.
         for i in acked {
             self.ack(i);
