@@ -220,7 +220,7 @@ mod v2;
 
 use std::collections::VecDeque;
 
-pub use clock::{MAX_TIME_STEP, TIME_JITTER_TOLERANCE};
+pub use clock::{MAX_TIME_STEP, RTT_LEAP, TIME_JITTER_TOLERANCE};
 pub use config::{ConfigError, EcnMode, SenderConfig};
 pub use stats::{SenderStats, StreamStats};
 
