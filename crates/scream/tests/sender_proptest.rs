@@ -197,3 +197,91 @@ fn a_far_future_input_then_normal_time() {
     ];
     run(&Setup::default(), &ops).expect("invariants hold");
 }
+
+/// A report the sender takes may still have per-packet reports it ignores (here an
+/// arrival time it finds implausible, and a sequence number never sent): the packets
+/// it names are acknowledged all the same.
+#[test]
+fn a_taken_report_acknowledges_even_when_its_arrival_times_are_ignored() {
+    let frame = Op::Frame {
+        stream: 0,
+        bytes: 1000,
+        at: When::Now,
+    };
+    let fb = |forged_seq, forged_arrival, at| {
+        Op::Feedback(FeedbackOp {
+            skip_newest: 0,
+            len: 1,
+            lost: 0,
+            ce: 0,
+            no_arrival: 0,
+            owd_us: 0,
+            jitter_us: 0,
+            reverse: false,
+            duplicates: 0,
+            unknown_ssrc: 0,
+            forged_seq,
+            forged_arrival,
+            at,
+        })
+    };
+    let ops = [
+        frame.clone(),
+        Op::Transmit(When::Now),
+        Op::Wait(20_000),
+        fb(Some(0), Some(0), When::Now),
+        frame,
+        Op::Transmit(When::Now),
+        Op::Wait(30_000),
+        // A stray `now` behind: the sender's time stays at the send, so the packet's
+        // 30 ms between arrival and report exceed its age.
+        fb(None, None, When::Back(11)),
+    ];
+    run(&Setup::default(), &ops).expect("invariants hold");
+}
+
+/// After the caller's clock steps back, sane reports run ahead of the sender's time
+/// until it follows the caller again: the sender refuses them whole until a few agree.
+#[test]
+fn reports_refused_after_a_step_back_are_not_acknowledgements() {
+    let ops = [
+        Op::Frame {
+            stream: 0,
+            bytes: 1000,
+            at: When::Now,
+        },
+        Op::Transmit(When::Now),
+        Op::Wait(20_000),
+        Op::Feedback(FeedbackOp {
+            skip_newest: 0,
+            len: 1,
+            lost: 0,
+            ce: 0,
+            no_arrival: 0,
+            owd_us: 0,
+            jitter_us: 0,
+            reverse: false,
+            duplicates: 0,
+            unknown_ssrc: 0,
+            forged_seq: None,
+            forged_arrival: None,
+            at: When::Now,
+        }),
+        Op::Frame {
+            stream: 0,
+            bytes: 1000,
+            at: When::Now,
+        },
+        Op::Transmit(When::Now),
+        // The sender's time stays at the send over the step and the next input; the
+        // receiver's advances by 3 s meanwhile, more than the report clock's slack.
+        Op::ClockStep(-100),
+        Op::WaitLong(3000),
+        Op::Transmit(When::Now),
+    ];
+    let setup = Setup {
+        start_ns: 1_000_000_000_000_000_000,
+        ..Setup::default()
+    };
+    run(&setup, &ops).expect("invariants hold");
+}
