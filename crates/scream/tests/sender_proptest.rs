@@ -16,9 +16,13 @@
 //! than its discard rule allows. At the end, sane time and feedback resume and the
 //! sender must send again within a bounded time.
 //!
-//! Not generated: report timestamps that go backwards or jump, and arrival times after
-//! the report time (how feedback with such times is treated is being reworked
-//! separately), and more than 65 535 packets in flight.
+//! Reports whose times lie off the receiver's clock (replayed, reordered, forged; up to
+//! two days either way) are generated too: the model judges them as the sender's report
+//! clock documents it, and a report it expects refused whole must show as such in the
+//! sender's counters.
+//!
+//! Not generated: arrival times after the report time (the model turns them into
+//! "not received"), and more than 65 535 packets in flight.
 //!
 //! The operations and the model are shared with the `sender_ops` fuzz target
 //! (`fuzz/fuzz_targets/sender_ops.rs`), which includes both files.
@@ -52,13 +56,18 @@ fn feedback() -> impl Strategy<Value = FeedbackOp> {
             proptest::option::weighted(0.2, any::<u16>()),
             proptest::option::weighted(0.1, any::<u64>()),
             when(),
+            prop_oneof![
+                12 => Just(0i32),
+                2 => -5000i32..5000,
+                1 => -48 * 3600 * 1000i32..48 * 3600 * 1000,
+            ],
         ),
     )
         .prop_map(
             |(
                 (skip_newest, len, lost, ce, no_arrival),
                 (owd_us, jitter_us, reverse, duplicates, unknown_ssrc),
-                (forged_seq, forged_arrival, at),
+                (forged_seq, forged_arrival, at, report_shift_ms),
             )| FeedbackOp {
                 skip_newest,
                 len,
@@ -74,6 +83,7 @@ fn feedback() -> impl Strategy<Value = FeedbackOp> {
                 forged_seq,
                 forged_arrival,
                 at,
+                report_shift_ms,
             },
         )
 }
@@ -223,6 +233,7 @@ fn a_taken_report_acknowledges_even_when_its_arrival_times_are_ignored() {
             forged_seq,
             forged_arrival,
             at,
+            report_shift_ms: 0,
         })
     };
     let ops = [
@@ -266,6 +277,7 @@ fn reports_refused_after_a_step_back_are_not_acknowledgements() {
             forged_seq: None,
             forged_arrival: None,
             at: When::Now,
+            report_shift_ms: 0,
         }),
         Op::Frame {
             stream: 0,

@@ -265,7 +265,10 @@ impl Model {
 
     fn feedback(&mut self, f: &FeedbackOp) -> Result<(), String> {
         let at = self.instant(f.at);
-        let report_time = RX_OFFSET + self.sane;
+        // The receiver's clock as this report reads it.
+        let shift = i128::from(f.report_shift_ms) * 1_000_000;
+        let rx = |t: u64| (i128::from(t) + shift).clamp(0, i128::from(u64::MAX)) as u64;
+        let report_time = rx(RX_OFFSET + self.sane);
         let end = self
             .packets
             .len()
@@ -281,7 +284,8 @@ impl Model {
             } else {
                 0
             };
-            let mut arrival = RX_OFFSET + m.sane_sent_at + (u64::from(f.owd_us) + jitter) * 1000;
+            let mut arrival =
+                rx(RX_OFFSET + m.sane_sent_at + (u64::from(f.owd_us) + jitter) * 1000);
             let first_received = acked.is_empty() && !bit(f.lost);
             if let Some(forged) = f.forged_arrival.filter(|_| first_received) {
                 arrival = forged.min(report_time);
