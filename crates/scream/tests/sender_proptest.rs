@@ -16,9 +16,13 @@
 //! than its discard rule allows. At the end, sane time and feedback resume and the
 //! sender must send again within a bounded time.
 //!
-//! Not generated: report timestamps that go backwards or jump, and arrival times after
-//! the report time (how feedback with such times is treated is being reworked
-//! separately), and more than 65 535 packets in flight.
+//! Reports whose times lie off the receiver's clock (replayed, reordered, forged; up to
+//! two days either way) are generated too: the model judges them as the sender's report
+//! clock documents it, and a report it expects refused whole must show as such in the
+//! sender's counters.
+//!
+//! Not generated: arrival times after the report time (the model turns them into
+//! "not received"), and more than 65 535 packets in flight.
 //!
 //! The operations and the model are shared with the `sender_ops` fuzz target
 //! (`fuzz/fuzz_targets/sender_ops.rs`), which includes both files.
@@ -52,13 +56,18 @@ fn feedback() -> impl Strategy<Value = FeedbackOp> {
             proptest::option::weighted(0.2, any::<u16>()),
             proptest::option::weighted(0.1, any::<u64>()),
             when(),
+            prop_oneof![
+                12 => Just(0i32),
+                2 => -5000i32..5000,
+                1 => -48 * 3600 * 1000i32..48 * 3600 * 1000,
+            ],
         ),
     )
         .prop_map(
             |(
                 (skip_newest, len, lost, ce, no_arrival),
                 (owd_us, jitter_us, reverse, duplicates, unknown_ssrc),
-                (forged_seq, forged_arrival, at),
+                (forged_seq, forged_arrival, at, report_shift_ms),
             )| FeedbackOp {
                 skip_newest,
                 len,
@@ -74,6 +83,7 @@ fn feedback() -> impl Strategy<Value = FeedbackOp> {
                 forged_seq,
                 forged_arrival,
                 at,
+                report_shift_ms,
             },
         )
 }
@@ -196,4 +206,94 @@ fn a_far_future_input_then_normal_time() {
         Op::Transmit(When::Now),
     ];
     run(&Setup::default(), &ops).expect("invariants hold");
+}
+
+/// A report the sender takes may still have per-packet reports it ignores (here an
+/// arrival time it finds implausible, and a sequence number never sent): the packets
+/// it names are acknowledged all the same.
+#[test]
+fn a_taken_report_acknowledges_even_when_its_arrival_times_are_ignored() {
+    let frame = Op::Frame {
+        stream: 0,
+        bytes: 1000,
+        at: When::Now,
+    };
+    let fb = |forged_seq, forged_arrival, at| {
+        Op::Feedback(FeedbackOp {
+            skip_newest: 0,
+            len: 1,
+            lost: 0,
+            ce: 0,
+            no_arrival: 0,
+            owd_us: 0,
+            jitter_us: 0,
+            reverse: false,
+            duplicates: 0,
+            unknown_ssrc: 0,
+            forged_seq,
+            forged_arrival,
+            at,
+            report_shift_ms: 0,
+        })
+    };
+    let ops = [
+        frame.clone(),
+        Op::Transmit(When::Now),
+        Op::Wait(20_000),
+        fb(Some(0), Some(0), When::Now),
+        frame,
+        Op::Transmit(When::Now),
+        Op::Wait(30_000),
+        // A stray `now` behind: the sender's time stays at the send, so the packet's
+        // 30 ms between arrival and report exceed its age.
+        fb(None, None, When::Back(11)),
+    ];
+    run(&Setup::default(), &ops).expect("invariants hold");
+}
+
+/// After the caller's clock steps back, sane reports run ahead of the sender's time
+/// until it follows the caller again: the sender refuses them whole until a few agree.
+#[test]
+fn reports_refused_after_a_step_back_are_not_acknowledgements() {
+    let ops = [
+        Op::Frame {
+            stream: 0,
+            bytes: 1000,
+            at: When::Now,
+        },
+        Op::Transmit(When::Now),
+        Op::Wait(20_000),
+        Op::Feedback(FeedbackOp {
+            skip_newest: 0,
+            len: 1,
+            lost: 0,
+            ce: 0,
+            no_arrival: 0,
+            owd_us: 0,
+            jitter_us: 0,
+            reverse: false,
+            duplicates: 0,
+            unknown_ssrc: 0,
+            forged_seq: None,
+            forged_arrival: None,
+            at: When::Now,
+            report_shift_ms: 0,
+        }),
+        Op::Frame {
+            stream: 0,
+            bytes: 1000,
+            at: When::Now,
+        },
+        Op::Transmit(When::Now),
+        // The sender's time stays at the send over the step and the next input; the
+        // receiver's advances by 3 s meanwhile, more than the report clock's slack.
+        Op::ClockStep(-100),
+        Op::WaitLong(3000),
+        Op::Transmit(When::Now),
+    ];
+    let setup = Setup {
+        start_ns: 1_000_000_000_000_000_000,
+        ..Setup::default()
+    };
+    run(&setup, &ops).expect("invariants hold");
 }

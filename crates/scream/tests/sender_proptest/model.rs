@@ -22,6 +22,11 @@ const MIN_DISCARD_INTERVAL: Duration = Duration::from_millis(250);
 const CALLER_CLOCK_CEILING: u64 = 1 << 63;
 /// Resolved packets kept for reports on old packets.
 const HISTORY: usize = 128;
+/// How much further the receiver's clock may advance between two reports than the
+/// sender's did (mirrors the sender's report clock).
+const REPORT_AHEAD_SLACK: u64 = 2_000_000_000;
+/// Consecutive reports that must agree on a new receiver clock (mirrors the sender).
+const RESYNC_REPORTS: u32 = 3;
 
 /// The sender's time line, as the sender documents it.
 #[derive(Default)]
@@ -56,6 +61,43 @@ impl ModelClock {
     }
 }
 
+/// Which reports the sender takes, as its report clock documents it: a report time
+/// that neither goes back nor runs more than the slack ahead of the sender's own clock
+/// advance since the last report taken; else only the third of a run of reports that
+/// agree with each other that way.
+#[derive(Default)]
+struct ModelReportClock {
+    /// Report time and sender time of the last report taken.
+    taken: Option<(u64, u64)>,
+    /// The latest of a run of refused reports that continue each other, and how many.
+    candidate: Option<((u64, u64), u32)>,
+}
+
+impl ModelReportClock {
+    fn continues((remote, local): (u64, u64), report_time: u64, now: u64) -> bool {
+        report_time >= remote
+            && report_time - remote <= now.saturating_sub(local).saturating_add(REPORT_AHEAD_SLACK)
+    }
+
+    /// Whether the sender takes a report with `report_time` at sender time `now`.
+    fn take(&mut self, report_time: u64, now: u64) -> bool {
+        let run = match (self.taken, self.candidate) {
+            (None, _) => RESYNC_REPORTS,
+            (Some(t), _) if Self::continues(t, report_time, now) => RESYNC_REPORTS,
+            (_, Some((c, n))) if Self::continues(c, report_time, now) => n + 1,
+            _ => 1,
+        };
+        if run >= RESYNC_REPORTS {
+            self.taken = Some((report_time, now));
+            self.candidate = None;
+            true
+        } else {
+            self.candidate = Some(((report_time, now), run));
+            false
+        }
+    }
+}
+
 struct ModelPacket {
     ssrc: u32,
     seq: u16,
@@ -74,6 +116,7 @@ struct Model {
     ssrcs: Vec<u32>,
     limits: [(f64, f64, f64); 2],
     clock: ModelClock,
+    report_clock: ModelReportClock,
     /// Time that only runs forward; the receiver's clock is this plus `RX_OFFSET`.
     sane: u64,
     /// The caller's clock minus `sane`.
@@ -134,6 +177,7 @@ impl Model {
             ssrcs,
             limits: setup.limits,
             clock: ModelClock::default(),
+            report_clock: ModelReportClock::default(),
             sane: setup.start_ns,
             offset: 0,
             packets: VecDeque::new(),
@@ -219,10 +263,12 @@ impl Model {
         }
     }
 
-    fn feedback(&mut self, f: &FeedbackOp) {
+    fn feedback(&mut self, f: &FeedbackOp) -> Result<(), String> {
         let at = self.instant(f.at);
-        self.clock.advance(at.as_nanos());
-        let report_time = RX_OFFSET + self.sane;
+        // The receiver's clock as this report reads it.
+        let shift = i128::from(f.report_shift_ms) * 1_000_000;
+        let rx = |t: u64| (i128::from(t) + shift).clamp(0, i128::from(u64::MAX)) as u64;
+        let report_time = rx(RX_OFFSET + self.sane);
         let end = self
             .packets
             .len()
@@ -238,7 +284,8 @@ impl Model {
             } else {
                 0
             };
-            let mut arrival = RX_OFFSET + m.sane_sent_at + (u64::from(f.owd_us) + jitter) * 1000;
+            let mut arrival =
+                rx(RX_OFFSET + m.sane_sent_at + (u64::from(f.owd_us) + jitter) * 1000);
             let first_received = acked.is_empty() && !bit(f.lost);
             if let Some(forged) = f.forged_arrival.filter(|_| first_received) {
                 arrival = forged.min(report_time);
@@ -297,27 +344,43 @@ impl Model {
             report_time: RemoteInstant::from_nanos(report_time),
             reports,
         };
-        let ignored_before = self.sender.stats().feedback_ignored;
-        self.sender.on_feedback(at, &fb);
-        // A report whose time is out of line with the sender's own clock may be refused
-        // whole (until a few agree: the receiver's clock stepped); the sender says so by
-        // counting every one of its per-packet reports as ignored.
-        let ignored = self.sender.stats().feedback_ignored - ignored_before;
-        if !fb.reports.is_empty() && ignored >= fb.reports.len() as u64 {
-            return;
+        self.deliver(at, &fb, &acked)
+    }
+
+    /// Hands `fb` to the sender at `at`; if the sender takes it (its report clock), the
+    /// packets at `acked` are acknowledged, then the reordering window applies. A report
+    /// refused whole must show as such: every per-packet report counted as ignored,
+    /// nothing acknowledged.
+    fn deliver(&mut self, at: Instant, fb: &Feedback, acked: &[usize]) -> Result<(), String> {
+        let t = self.clock.advance(at.as_nanos());
+        let taken = self.report_clock.take(fb.report_time.as_nanos(), t);
+        let before = self.sender.stats();
+        self.sender.on_feedback(at, fb);
+        if !taken {
+            let after = self.sender.stats();
+            let ignored = after.feedback_ignored - before.feedback_ignored;
+            ensure!(
+                ignored == fb.reports.len() as u64 && after.packets_acked == before.packets_acked,
+                "report at {:?} refused whole by the model's report clock, but the sender \
+                 ignored {ignored} of {} reports and acknowledged {}",
+                fb.report_time,
+                fb.reports.len(),
+                after.packets_acked - before.packets_acked
+            );
+            return Ok(());
         }
         // Acknowledgements first, then the reordering window.
-        for i in acked {
+        for &i in acked {
             self.ack(i);
         }
         self.apply_reordering_window();
+        Ok(())
     }
 
     /// Feedback that reports every packet still unresolved as received (lost
     /// feedback is repaired): what a sane peer tells once its reports get through.
-    fn report_everything(&mut self) {
+    fn report_everything(&mut self) -> Result<(), String> {
         let at = self.instant(When::Now);
-        self.clock.advance(at.as_nanos());
         let report_time = RX_OFFSET + self.sane;
         let mut reports = vec![];
         let mut acked = vec![];
@@ -337,11 +400,7 @@ impl Model {
             report_time: RemoteInstant::from_nanos(report_time),
             reports,
         };
-        self.sender.on_feedback(at, &fb);
-        for i in acked {
-            self.ack(i);
-        }
-        self.apply_reordering_window();
+        self.deliver(at, &fb, &acked)
     }
 
     /// The sender's loss detection: packets sent more than the reordering window before
@@ -358,7 +417,7 @@ impl Model {
         self.sane = self.sane.saturating_add(d.as_nanos() as u64);
     }
 
-    fn step(&mut self, op: &Op) {
+    fn step(&mut self, op: &Op) -> Result<(), String> {
         match *op {
             Op::Wait(us) => self.wait(Duration::from_micros(u64::from(us))),
             Op::WaitLong(ms) => self.wait(Duration::from_millis(u64::from(ms))),
@@ -377,8 +436,9 @@ impl Model {
                 self.transmit(self.instant(at));
             }
             Op::Timeout(at) => self.timeout(self.instant(at)),
-            Op::Feedback(ref f) => self.feedback(f),
+            Op::Feedback(ref f) => return self.feedback(f),
         }
+        Ok(())
     }
 
     fn check(&mut self, queue_checked: bool) -> Result<(), String> {
@@ -453,7 +513,7 @@ impl Model {
                 sent_total += sent;
                 since_send = Duration::ZERO;
             }
-            self.report_everything();
+            self.report_everything()?;
             self.check(false)?;
         }
         Ok(())
@@ -465,9 +525,9 @@ impl Model {
 pub(crate) fn run(setup: &Setup, ops: &[Op]) -> Result<(), String> {
     let mut m = Model::new(setup)?;
     for (i, op) in ops.iter().enumerate() {
-        m.step(op);
         let queue_checked = matches!(op, Op::Frame { .. } | Op::Transmit(_) | Op::Timeout(_));
-        m.check(queue_checked)
+        m.step(op)
+            .and_then(|()| m.check(queue_checked))
             .map_err(|e| format!("after op {i} ({op:?}): {e}"))?;
     }
     // The longest pacing gap: a full packet at the lowest pacing rate.

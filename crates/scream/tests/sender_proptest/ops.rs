@@ -50,6 +50,9 @@ pub(crate) struct FeedbackOp {
     pub(crate) forged_arrival: Option<u64>,
     /// When the feedback is handed in.
     pub(crate) at: When,
+    /// The report's times (report time and arrival times) lie this many milliseconds
+    /// off the receiver's clock: a replayed, reordered or forged report.
+    pub(crate) report_shift_ms: i32,
 }
 
 /// One step of the caller.
@@ -206,6 +209,11 @@ pub(crate) fn decode(data: &[u8]) -> (Setup, Vec<Op>) {
                 forged_seq: (b.u8() < 64).then(|| b.u16()),
                 forged_arrival: (b.u8() < 32).then(|| b.u64()),
                 at: b.when(),
+                report_shift_ms: match b.u8() {
+                    0..=223 => 0,
+                    224..=247 => b.u16() as i16 as i32,
+                    _ => b.u32() as i32 % (48 * 3600 * 1000),
+                },
             }),
         };
         ops.push(op);
