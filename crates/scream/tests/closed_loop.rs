@@ -2,6 +2,8 @@
 //! video-like source. Pins that SCReAM V2 fills a 10 Mbit/s bottleneck quickly and keeps
 //! the queue it builds bounded.
 
+mod support;
+
 use scream::receiver::{ReceivedPacket, Receiver, ReceiverConfig};
 use scream::sender::{Event, MediaFrame, Sender, SenderConfig, StreamConfig, StreamId, Transmit};
 use scream::{Bitrate, Duration, Instant};
@@ -43,7 +45,7 @@ fn run(config: SenderConfig, duration: Duration) -> Trace {
 
     // FIFO bottleneck: with a fixed service rate the arrival time of each packet is
     // known when it is sent.
-    let mut link_free_at = Instant::ZERO;
+    let mut link = support::Serializer::default();
     let mut in_pipe: VecDeque<(Instant, ReceivedPacket)> = VecDeque::new();
     let mut next_frame = Instant::ZERO;
     let mut wake: Option<Instant>;
@@ -53,16 +55,8 @@ fn run(config: SenderConfig, duration: Duration) -> Trace {
 
     while now < end {
         if now >= next_frame {
-            let target = sender.target_bitrate(stream);
-            let size = (target.bps() / 8.0 * FRAME_INTERVAL.as_secs_f64()).round() as u32;
-            sender.on_media_frame(
-                now,
-                stream,
-                MediaFrame {
-                    size_bytes: size,
-                    key_frame: false,
-                },
-            );
+            let frame = support::frame_at(sender.target_bitrate(stream), FRAME_INTERVAL);
+            sender.on_media_frame(now, stream, frame);
             next_frame += FRAME_INTERVAL;
         }
         while let Some((t, p)) = in_pipe.front().copied() {
@@ -82,17 +76,9 @@ fn run(config: SenderConfig, duration: Duration) -> Trace {
         loop {
             match sender.poll_transmit(now) {
                 Transmit::Now(p) => {
-                    let start = link_free_at.max(now);
-                    let tx = Duration::from_secs_f64(f64::from(p.size_bytes) * 8.0 / CAPACITY_BPS);
-                    link_free_at = start + tx;
+                    let link_free_at = link.send(now, p.size_bytes, CAPACITY_BPS);
                     trace.sojourn.push((now, link_free_at - now));
-                    let rx = ReceivedPacket {
-                        ssrc: p.ssrc,
-                        seq: p.seq,
-                        size_bytes: p.size_bytes,
-                        ecn: p.ecn,
-                        marker: p.marker,
-                    };
+                    let rx = support::received(&p);
                     in_pipe.push_back((link_free_at + ONE_WAY, rx));
                 }
                 Transmit::At(t) => {

@@ -6,8 +6,10 @@
 //! all handled at the first tick at or after they are due. The receiver and the link are
 //! on other hosts and keep exact time.
 
+mod support;
+
 use scream::receiver::{ReceivedPacket, Receiver, ReceiverConfig};
-use scream::sender::{Event, MediaFrame, Sender, SenderConfig, StreamConfig, Transmit};
+use scream::sender::{Event, Sender, SenderConfig, StreamConfig, Transmit};
 use scream::{Bitrate, Duration, Feedback, Instant};
 use std::collections::VecDeque;
 
@@ -58,7 +60,7 @@ fn run(polling: Polling) -> Outcome {
         .expect("valid stream");
     let mut receiver = Receiver::new(ReceiverConfig::default()).expect("valid receiver");
 
-    let mut link_free_at = Instant::ZERO;
+    let mut link = support::Serializer::default();
     // (arrival at the receiver, packet)
     let mut in_pipe: VecDeque<(Instant, ReceivedPacket)> = VecDeque::new();
     // (arrival at the sender's host, feedback)
@@ -96,12 +98,7 @@ fn run(polling: Polling) -> Outcome {
         .unwrap_or(end);
         if now >= round_up(sender_due, polling) {
             while next_frame <= now {
-                let target = sender.target_bitrate(stream);
-                let size = (target.bps() / 8.0 * FRAME_INTERVAL.as_secs_f64()).round() as u32;
-                let frame = MediaFrame {
-                    size_bytes: size,
-                    key_frame: false,
-                };
+                let frame = support::frame_at(sender.target_bitrate(stream), FRAME_INTERVAL);
                 sender.on_media_frame(now, stream, frame);
                 next_frame += FRAME_INTERVAL;
             }
@@ -117,17 +114,8 @@ fn run(polling: Polling) -> Outcome {
             loop {
                 match sender.poll_transmit(now) {
                     Transmit::Now(p) => {
-                        let start = link_free_at.max(now);
-                        let tx =
-                            Duration::from_secs_f64(f64::from(p.size_bytes) * 8.0 / CAPACITY_BPS);
-                        link_free_at = start + tx;
-                        let rx = ReceivedPacket {
-                            ssrc: p.ssrc,
-                            seq: p.seq,
-                            size_bytes: p.size_bytes,
-                            ecn: p.ecn,
-                            marker: p.marker,
-                        };
+                        let link_free_at = link.send(now, p.size_bytes, CAPACITY_BPS);
+                        let rx = support::received(&p);
                         in_pipe.push_back((link_free_at + ONE_WAY, rx));
                     }
                     Transmit::At(t) => {

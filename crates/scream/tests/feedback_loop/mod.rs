@@ -11,8 +11,11 @@
     reason = "each test file uses the part of the harness it needs"
 )]
 
+#[path = "../support/mod.rs"]
+mod support;
+
 use scream::receiver::{ReceivedPacket, Receiver, ReceiverConfig};
-use scream::sender::{MediaFrame, Sender, SenderConfig, SenderStats, StreamConfig, Transmit};
+use scream::sender::{Sender, SenderConfig, SenderStats, StreamConfig, Transmit};
 use scream::wire::ccfb::{ParseOptions, Repr, TimestampUnwrapper, decode_feedback, from_feedback};
 use scream::{Bitrate, Duration, Feedback, Instant, PacketStatus, RemoteInstant};
 use std::collections::VecDeque;
@@ -212,7 +215,7 @@ pub(crate) fn run(mut setup: Setup) -> Outcome {
     let mut unwrapper = TimestampUnwrapper::new();
     let mut out = Outcome::default();
 
-    let mut link_free_at = Instant::ZERO;
+    let mut link = support::Serializer::default();
     let mut forward: VecDeque<(Instant, ReceivedPacket)> = VecDeque::new();
     let mut back: VecDeque<(Instant, Vec<u8>)> = VecDeque::new();
     let mut next_frame = Instant::ZERO;
@@ -223,12 +226,7 @@ pub(crate) fn run(mut setup: Setup) -> Outcome {
 
     while now < end {
         if now >= next_frame {
-            let target = sender.target_bitrate(stream);
-            let size = (target.bps() / 8.0 * FRAME_INTERVAL.as_secs_f64()).round() as u32;
-            let frame = MediaFrame {
-                size_bytes: size,
-                key_frame: false,
-            };
+            let frame = support::frame_at(sender.target_bitrate(stream), FRAME_INTERVAL);
             sender.on_media_frame(now, stream, frame);
             next_frame += FRAME_INTERVAL;
         }
@@ -288,21 +286,13 @@ pub(crate) fn run(mut setup: Setup) -> Outcome {
         loop {
             match sender.poll_transmit(now) {
                 Transmit::Now(p) => {
-                    let start = link_free_at.max(now);
+                    let start = link.start(now);
                     if start - now > setup.buffer {
                         out.dropped_at_bottleneck += 1;
                         continue;
                     }
-                    let rate = at(&setup.capacity, start);
-                    let tx = Duration::from_secs_f64(f64::from(p.size_bytes) * 8.0 / rate);
-                    link_free_at = start + tx;
-                    let rx = ReceivedPacket {
-                        ssrc: p.ssrc,
-                        seq: p.seq,
-                        size_bytes: p.size_bytes,
-                        ecn: p.ecn,
-                        marker: p.marker,
-                    };
+                    let link_free_at = link.send(now, p.size_bytes, at(&setup.capacity, start));
+                    let rx = support::received(&p);
                     let arrival = link_free_at + at(&setup.path_delay, link_free_at);
                     let arrival = forward.back().map_or(arrival, |(t, _)| arrival.max(*t));
                     forward.push_back((arrival, rx));
