@@ -150,6 +150,8 @@ pub struct SenderConfig {
     /// Span of the base (minimum one-way) delay history, kept in 10 buckets (draft
     /// §"Network Congestion Control", as in RFC 6817 LEDBAT). Default 600 s. Range 1 s..=1 h.
     pub base_delay_window: Duration,
+    /// Opt-in improvements over the faithful algorithm. Default: none.
+    pub improvements: super::Improvements,
 }
 
 impl Default for SenderConfig {
@@ -184,6 +186,7 @@ impl Default for SenderConfig {
             frame_size_margin: 1.1,
             target_event_threshold: 0.01,
             base_delay_window: Duration::from_secs(600),
+            improvements: super::Improvements::default(),
         }
     }
 }

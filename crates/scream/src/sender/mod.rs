@@ -208,6 +208,7 @@ mod ack;
 mod clock;
 mod config;
 mod delay;
+mod improvements;
 mod in_flight;
 mod pacing;
 mod rate_control;
@@ -222,6 +223,7 @@ use std::collections::VecDeque;
 
 pub use clock::{MAX_TIME_STEP, RTT_LEAP, TIME_JITTER_TOLERANCE};
 pub use config::{ConfigError, EcnMode, SenderConfig};
+pub use improvements::{IMPROVEMENT_NAMES, Improvements};
 pub use stats::{SenderStats, StreamStats};
 
 use clock::Clock;

@@ -1,0 +1,120 @@
+//! Opt-in improvements over the faithful SCReAM V2.
+//!
+//! The default sender follows the draft and the reference implementation, weaknesses
+//! included, so that its results can be compared with theirs. Each improvement here
+//! fixes one weakness found on real cellular traces and wider conditions; each is off by
+//! default, named, and can be turned on alone or with the others
+//! ([`Improvements::all`]). What each one changes, and why, is on its field.
+
+use super::config::ConfigError;
+
+/// Which opt-in improvements a sender runs with. All off by default (the faithful
+/// algorithm).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Improvements {
+    /// `fresh-srtt`: the smoothed RTT that scales the target follows a falling RTT at
+    /// once when the path's RTT has clearly dropped (after an outage, a queue that
+    /// drained), instead of decaying over many RTTs.
+    pub fresh_srtt: bool,
+    /// `app-limited-growth`: a window held down by its own application limit may grow
+    /// while nothing signals congestion and the acknowledged rate keeps up with the
+    /// target.
+    pub app_limited_growth: bool,
+    /// `delay-convergence`: delay-based flows that share a bottleneck converge to equal
+    /// shares.
+    pub delay_convergence: bool,
+    /// `steady-delay-rate`: the delay-only target does not swing with the queue it
+    /// causes.
+    pub steady_delay_rate: bool,
+    /// `l4s-pacing`: pacing that does not burst through a shallow L4S threshold.
+    pub l4s_pacing: bool,
+}
+
+/// The improvements' names as scenarios and the command line spell them, in field order.
+pub const IMPROVEMENT_NAMES: &[&str] = &[
+    "fresh-srtt",
+    "app-limited-growth",
+    "delay-convergence",
+    "steady-delay-rate",
+    "l4s-pacing",
+];
+
+impl Improvements {
+    /// Every improvement on.
+    pub fn all() -> Self {
+        let mut s = Self::default();
+        for name in IMPROVEMENT_NAMES {
+            // Every listed name is known.
+            let _ = s.set(name, true);
+        }
+        s
+    }
+
+    /// Names accepted by [`Improvements::set`], in field order.
+    pub fn names() -> &'static [&'static str] {
+        IMPROVEMENT_NAMES
+    }
+
+    /// Turns the improvement called `name` on or off.
+    pub fn set(&mut self, name: &str, on: bool) -> Result<(), ConfigError> {
+        let slot = match name {
+            "fresh-srtt" => &mut self.fresh_srtt,
+            "app-limited-growth" => &mut self.app_limited_growth,
+            "delay-convergence" => &mut self.delay_convergence,
+            "steady-delay-rate" => &mut self.steady_delay_rate,
+            "l4s-pacing" => &mut self.l4s_pacing,
+            _ => {
+                return Err(ConfigError {
+                    field: "improvements",
+                    value: name.to_owned(),
+                    reason: format!(
+                        "unknown improvement; known: {}",
+                        IMPROVEMENT_NAMES.join(", ")
+                    ),
+                });
+            }
+        };
+        *slot = on;
+        Ok(())
+    }
+
+    /// Whether the improvement called `name` is on (`None` for an unknown name).
+    pub fn get(&self, name: &str) -> Option<bool> {
+        let mut probe = *self;
+        probe.set(name, true).ok()?;
+        Some(probe == *self)
+    }
+
+    /// The names of the improvements that are on, in field order.
+    pub fn enabled(&self) -> Vec<&'static str> {
+        IMPROVEMENT_NAMES
+            .iter()
+            .copied()
+            .filter(|n| self.get(n) == Some(true))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_sets_its_own_field() {
+        for name in IMPROVEMENT_NAMES {
+            let mut s = Improvements::default();
+            s.set(name, true).unwrap();
+            assert_eq!(s.enabled(), vec![*name]);
+            s.set(name, false).unwrap();
+            assert_eq!(s, Improvements::default());
+        }
+        assert_eq!(Improvements::all().enabled(), IMPROVEMENT_NAMES.to_vec());
+    }
+
+    #[test]
+    fn an_unknown_name_is_an_error_that_lists_the_known_ones() {
+        let e = Improvements::default().set("warp-drive", true).unwrap_err();
+        assert_eq!(e.field, "improvements");
+        assert!(e.reason.contains("fresh-srtt"), "{e}");
+    }
+}
