@@ -143,6 +143,7 @@ impl Sender {
         self.algorithm.on_feedback(&self.config, &ack, &m);
         self.have_feedback = true;
         self.update_targets();
+        self.update_pacing_rate();
     }
 
     /// RFC 8985-style: a packet is lost once a packet sent more than the reordering

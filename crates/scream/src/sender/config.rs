@@ -141,6 +141,14 @@ pub struct SenderConfig {
     /// in flight (counted lost, without a back-off), so that lost feedback cannot stall
     /// the sender. Default 1 s. Range 10 ms..=1 h.
     pub in_flight_timeout: Duration,
+    /// When media waits and nothing has been sent for this long, every packet still in
+    /// flight leaves the bytes in flight (counted lost, without a back-off), so the
+    /// send window opens again. After a capacity collapse the packets tail-dropped at
+    /// the bottleneck are never reported, because nothing behind them arrives; without
+    /// this the sender waits for `in_flight_timeout` with a closed window while its RTP
+    /// queue grows. Default 0.5 s (reference `ScreamV2Tx::isOkToTransmit`: 0.5 s after
+    /// the last transmission). Range 10 ms..=1 h.
+    pub stall_timeout: Duration,
     /// Margin the target bitrate leaves for frame-size variation (reference
     /// implementation divides by 1.1). Default 1.1. Range 1..=10.
     pub frame_size_margin: f64,
@@ -183,6 +191,7 @@ impl Default for SenderConfig {
             bytes_in_flight_head_room: 2.0,
             reorder_time: Duration::from_millis(30),
             in_flight_timeout: Duration::from_secs(1),
+            stall_timeout: Duration::from_millis(500),
             frame_size_margin: 1.1,
             target_event_threshold: 0.01,
             base_delay_window: Duration::from_secs(600),
@@ -218,6 +227,7 @@ const PARAM_NAMES: &[&str] = &[
     "bytes_in_flight_head_room",
     "reorder_time",
     "in_flight_timeout",
+    "stall_timeout",
     "frame_size_margin",
     "target_event_threshold",
     "base_delay_window",
@@ -365,6 +375,7 @@ impl SenderConfig {
         )?;
         check_dur("reorder_time", self.reorder_time, Duration::ZERO, s(10))?;
         check_dur("in_flight_timeout", self.in_flight_timeout, ms(10), s(3600))?;
+        check_dur("stall_timeout", self.stall_timeout, ms(10), s(3600))?;
         check_f64(
             "frame_size_margin",
             self.frame_size_margin,
@@ -442,6 +453,7 @@ impl SenderConfig {
             "bytes_in_flight_head_room" => next.bytes_in_flight_head_room = value,
             "reorder_time" => next.reorder_time = secs()?,
             "in_flight_timeout" => next.in_flight_timeout = secs()?,
+            "stall_timeout" => next.stall_timeout = secs()?,
             "frame_size_margin" => next.frame_size_margin = value,
             "target_event_threshold" => next.target_event_threshold = value,
             "base_delay_window" => next.base_delay_window = secs()?,
@@ -481,6 +493,7 @@ mod tests {
                 "bytes_in_flight_head_room" | "frame_size_margin" => 1.7,
                 "base_delay_window" => 30.0,
                 "max_rtp_queue_delay" | "in_flight_timeout" => 0.5,
+                "stall_timeout" => 0.25,
                 "pacing_catch_up" => 0.05,
                 _ => 0.3,
             };

@@ -79,7 +79,6 @@ pub(crate) struct DelayEstimator {
     srtt_falling: bool,
     srtt: Duration,
     last_srtt_update: Option<Instant>,
-    has_rtt: bool,
     qd_max_avg: f64,
     qd_min_avg: f64,
     latency_diff_avg: f64,
@@ -121,7 +120,6 @@ impl DelayEstimator {
             srtt_falling: false,
             srtt: INITIAL_SRTT,
             last_srtt_update: None,
-            has_rtt: false,
             qd_max_avg: 0.0,
             qd_min_avg: f64::MAX,
             latency_diff_avg: 0.0,
@@ -235,16 +233,13 @@ impl DelayEstimator {
     /// RTT sample (send time of the newest acknowledged packet to now).
     /// `app_limited`: the window is larger than the recent bytes in flight need.
     pub(crate) fn on_rtt_sample(&mut self, now: Instant, rtt: Duration, app_limited: bool) {
-        if self.has_rtt {
-            let s = self.srtt_fast.as_secs_f64();
-            let next = Duration::from_secs_f64(s + SRTT_G * (rtt.as_secs_f64() - s));
-            self.srtt_falling = next < self.srtt_fast;
-            self.srtt_fast = next;
-        } else {
-            self.srtt_fast = rtt;
-            self.srtt = rtt;
-            self.has_rtt = true;
-        }
+        // Both averages start from INITIAL_SRTT, not from the first sample, as the
+        // reference's `sRttSh` and `sRtt` do (RFC 6298 would start from the first
+        // sample): the start-up target then does not hinge on one RTT sample.
+        let s = self.srtt_fast.as_secs_f64();
+        let next = Duration::from_secs_f64(s + SRTT_G * (rtt.as_secs_f64() - s));
+        self.srtt_falling = next < self.srtt_fast;
+        self.srtt_fast = next;
         // The controller's sRTT follows the per-sample one once per RTT with the same
         // gain (reference implementation), so it spans about eight RTTs.
         let due = self
@@ -492,41 +487,55 @@ mod tests {
         assert_eq!(d.queue_delay(), Duration::ZERO, "old minimum aged out");
     }
 
+    /// `x + (to - x) / 8`, the RFC 6298 update in milliseconds.
+    fn ewma(x: f64, to: f64) -> f64 {
+        x + (to - x) / 8.0
+    }
+
+    fn assert_ms(d: Duration, want: f64) {
+        assert!(
+            (d.as_secs_f64() * 1e3 - want).abs() < 1e-6,
+            "{d:?}, want {want} ms"
+        );
+    }
+
     #[test]
-    fn fast_srtt_is_an_ewma_of_samples() {
+    fn fast_srtt_is_an_ewma_of_samples_from_the_initial_value() {
         let mut d = DelayEstimator::new(Duration::from_secs(600));
         assert_eq!(d.srtt_fast(), INITIAL_SRTT);
         d.on_rtt_sample(Instant::from_millis(100), Duration::from_millis(80), false);
-        assert_eq!(d.srtt_fast(), Duration::from_millis(80));
+        let first = ewma(50.0, 80.0);
+        assert_ms(d.srtt_fast(), first);
         d.on_rtt_sample(Instant::from_millis(110), Duration::from_millis(160), false);
-        assert_eq!(d.srtt_fast(), Duration::from_millis(90));
+        assert_ms(d.srtt_fast(), ewma(first, 160.0));
     }
 
     #[test]
     fn srtt_follows_the_fast_one_once_per_rtt() {
         let mut d = DelayEstimator::new(Duration::from_secs(600));
         d.on_rtt_sample(Instant::from_millis(100), Duration::from_millis(80), false);
-        assert_eq!(d.srtt(), Duration::from_millis(80));
+        let fast = ewma(50.0, 80.0);
+        let slow = ewma(50.0, fast);
+        assert_ms(d.srtt(), slow);
         // Within one RTT of the last update the slow sRTT stays put.
         d.on_rtt_sample(Instant::from_millis(110), Duration::from_millis(160), false);
-        assert_eq!(d.srtt(), Duration::from_millis(80));
+        assert_ms(d.srtt(), slow);
         // A fast sRTT later, it moves an eighth of the way to the fast one.
         d.on_rtt_sample(Instant::from_millis(200), Duration::from_millis(90), false);
-        let fast = d.srtt_fast().as_secs_f64();
-        let want = 0.080 + (fast - 0.080) / 8.0;
-        assert!(
-            (d.srtt().as_secs_f64() - want).abs() < 1e-9,
-            "{:?}",
-            d.srtt()
-        );
+        let fast = d.srtt_fast().as_secs_f64() * 1e3;
+        assert_ms(d.srtt(), ewma(slow, fast));
     }
 
     #[test]
     fn srtt_decays_slowly_while_application_limited() {
         let run = |app_limited: bool| {
             let mut d = DelayEstimator::new(Duration::from_secs(600));
-            d.on_rtt_sample(Instant::from_millis(0), Duration::from_millis(80), false);
-            for i in 1..=20 {
+            for i in 0..100 {
+                let rtt = Duration::from_millis(80);
+                d.on_rtt_sample(Instant::from_millis(100 * i), rtt, false);
+            }
+            assert!(d.srtt() > Duration::from_millis(79), "{:?}", d.srtt());
+            for i in 100..=120 {
                 let rtt = Duration::from_millis(30);
                 d.on_rtt_sample(Instant::from_millis(100 * i), rtt, app_limited);
             }

@@ -90,7 +90,11 @@
 //! - **Loss detection** uses a fixed time reordering window (`reorder_time`, 30 ms as in
 //!   the reference) in the manner of RFC 8985; the draft's adaptive window is not
 //!   implemented. Packets unresolved after `in_flight_timeout` leave the bytes in flight
-//!   as lost without a back-off, the counterpart of the reference's stall guard.
+//!   as lost without a back-off. The reference's stall guard is kept too: when media
+//!   waits behind a closed send window `stall_timeout` (0.5 s) after the last
+//!   transmission, every packet in flight leaves the bytes in flight the same way. The
+//!   reference resets them whether or not the window is what holds the packet back;
+//!   here only the window counts, so a slow pacing rate never discards the flight.
 //! - **The window cap at the maximum rate**, the adaptive growth restraint from the
 //!   queue-delay variation, relaxed and frame-size-adaptive pacing, the RTP-queue-driven
 //!   target reduction and the base delay refresh (halve the rate for a few RTTs, then
@@ -103,12 +107,20 @@
 //!   than the queue that built up meanwhile drains, and pacing at 1.5 × the reduced
 //!   target released it below the path's rate: the delay-only RTP queue needed ~0.15 s
 //!   longer to empty after the 10 → 5 Mbit/s step of the reference scenario.
+//! - **Small-RTT growth factor** `min(1, s_rtt / VIRTUAL_RTT)` scales the window
+//!   increase once, as the reference (`ScreamV2Tx::updateCwnd`); the draft squares it.
+//! - **Both smoothed RTTs start at 50 ms** and average the first samples in with gain
+//!   1/8, as the reference's `sRttSh` and `sRtt`; the draft (after RFC 6298) starts
+//!   from the first sample.
+//! - **The pacing rate is recomputed on feedback** (and before the first feedback on
+//!   frames), as the reference computes its pacing interval in `updateCwnd`; frames
+//!   update the targets only.
 //! - **Not implemented**: competing-flows compensation (adaptive qdelay target; the
 //!   reference disables it by default), clock drift compensation, MSS adaptation.
 //! - **Sequence numbers are assigned at transmission**, so a discarded RTP queue leaves
 //!   no gap that the receiver would report as loss.
 
-use crate::time::Instant;
+use crate::time::{Duration, Instant};
 use crate::units::Bitrate;
 
 /// Identifies a stream added with [`Sender::add_stream`].
@@ -284,6 +296,8 @@ pub struct Sender {
     have_feedback: bool,
     last_report_time: Option<crate::time::RemoteInstant>,
     newest_acked_sent_at: Option<Instant>,
+    /// When the latest packet left (sender time).
+    last_sent: Option<Instant>,
     counters: Counters,
     rate_tx: RateMeter,
     rate_acked: RateMeter,
@@ -319,6 +333,7 @@ impl Sender {
             have_feedback: false,
             last_report_time: None,
             newest_acked_sent_at: None,
+            last_sent: None,
             counters: Counters::default(),
             rate_tx: RateMeter::default(),
             rate_acked: RateMeter::default(),
@@ -406,9 +421,16 @@ impl Sender {
         }
     }
 
+    /// Gives up packets in flight: those older than `in_flight_timeout`, or all of them
+    /// when the send window has stalled the sender for `stall_timeout`.
     fn expire_in_flight(&mut self, now: Instant) {
+        let timeout = if self.stalled(now) {
+            Duration::ZERO
+        } else {
+            self.config.in_flight_timeout
+        };
         for s in &mut self.streams {
-            let t = s.sent.expire(now, self.config.in_flight_timeout);
+            let t = s.sent.expire(now, timeout);
             if t.packets > 0 {
                 self.bytes_in_flight = self.bytes_in_flight.saturating_sub(t.bytes);
                 self.counters.packets_lost += t.packets;
@@ -417,30 +439,47 @@ impl Sender {
         }
     }
 
-    /// The next packet to send, or when to ask again.
-    pub fn poll_transmit(&mut self, now: Instant) -> Transmit {
-        let now = self.clock(now);
-        self.check_queues(now);
-        self.expire_in_flight(now);
-        let Some(idx) = scheduler::pick(&self.streams) else {
-            self.pacer.on_idle();
-            return Transmit::Idle;
-        };
-        let s = &self.streams[idx];
-        let Some(next) = s.queue.front() else {
-            self.pacer.on_idle();
-            return Transmit::Idle;
-        };
-        let size = u64::from(next.size_bytes);
-        // Draft §"Send Window" send window, with the exception that a packet may always leave
-        // when nothing is in flight (otherwise a packet larger than the window would
-        // never go).
+    /// The next packet in the scheduler's order and whether the send window keeps it
+    /// back.
+    fn next_packet(&self) -> Option<(usize, u64, bool)> {
+        let idx = scheduler::pick(&self.streams)?;
+        let size = u64::from(self.streams[idx].queue.front()?.size_bytes);
+        // Draft §"Send Window", with the exception that a packet may always leave when
+        // nothing is in flight (otherwise a packet larger than the window would never
+        // go).
         let limit = self.algorithm.send_limit_bytes(
             &self.config,
             self.delay.steadiness(),
             self.largest_packet,
         );
-        if self.bytes_in_flight > 0 && self.bytes_in_flight + size > limit {
+        let blocked = self.bytes_in_flight > 0 && self.bytes_in_flight + size > limit;
+        Some((idx, size, blocked))
+    }
+
+    /// When the send window, if it stays closed, stalls the sender: `stall_timeout`
+    /// after the last transmission while a packet waits behind the window.
+    fn stall_deadline(&self) -> Option<Instant> {
+        let (_, _, blocked) = self.next_packet()?;
+        let last = self.last_sent?;
+        blocked.then(|| last + self.config.stall_timeout)
+    }
+
+    /// Whether the sender is stalled at `now`: the packets in flight are then presumed
+    /// gone (dropped where nothing behind them arrived to report it).
+    fn stalled(&self, now: Instant) -> bool {
+        self.stall_deadline().is_some_and(|t| now >= t)
+    }
+
+    /// The next packet to send, or when to ask again.
+    pub fn poll_transmit(&mut self, now: Instant) -> Transmit {
+        let now = self.clock(now);
+        self.check_queues(now);
+        self.expire_in_flight(now);
+        let Some((idx, _, blocked)) = self.next_packet() else {
+            self.pacer.on_idle();
+            return Transmit::Idle;
+        };
+        if blocked {
             self.pacer.on_idle();
             return Transmit::Idle;
         }
@@ -476,13 +515,15 @@ impl Sender {
         self.pacer
             .on_sent(now, p.size_bytes, self.pacing_rate, catch_up);
         self.counters.packets_sent += 1;
+        self.last_sent = Some(now);
         self.rate_tx.add(now, u64::from(p.size_bytes));
         Transmit::Now(packet)
     }
 
     /// The next instant (on the caller's clock) at which [`Sender::handle_timeout`]
-    /// must be called: when an RTP queue will be too old, or the oldest packet in flight
-    /// times out.
+    /// must be called: when an RTP queue will be too old, the oldest packet in flight
+    /// times out, or a closed send window will have stalled the sender for
+    /// [`SenderConfig::stall_timeout`].
     pub fn poll_timeout(&self) -> Option<Instant> {
         let max = self.config.max_rtp_queue_delay;
         let timeout = self.config.in_flight_timeout;
@@ -493,6 +534,7 @@ impl Sender {
                 let expiry = s.sent.oldest_in_flight().map(|t| t + timeout);
                 [discard, expiry]
             })
+            .chain(std::iter::once(self.stall_deadline()))
             .flatten()
             .min()
             .map(|t| self.time.to_caller(t))

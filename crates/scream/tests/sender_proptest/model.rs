@@ -125,6 +125,10 @@ struct Model {
     newest_acked: Option<u64>,
     reorder: u64,
     timeout: u64,
+    /// The sender's stall timeout, ns.
+    stall: u64,
+    /// Sender time of the latest transmission.
+    last_sent: Option<u64>,
     queue_limit: Duration,
     min_wnd: u64,
 }
@@ -150,6 +154,7 @@ impl Model {
         cfg.validate().map_err(|e| e.to_string())?;
         let reorder = cfg.reorder_time.as_nanos() as u64;
         let timeout = cfg.in_flight_timeout.as_nanos() as u64;
+        let stall = cfg.stall_timeout.as_nanos() as u64;
         let queue_limit = cfg.max_rtp_queue_delay.max(MIN_DISCARD_INTERVAL);
         let min_wnd = u64::from(cfg.min_ref_wnd_bytes);
         let mut sender = Sender::new(cfg).map_err(|e| e.to_string())?;
@@ -184,6 +189,8 @@ impl Model {
             newest_acked: None,
             reorder,
             timeout,
+            stall,
+            last_sent: None,
             queue_limit,
             min_wnd,
         })
@@ -215,13 +222,53 @@ impl Model {
         }
     }
 
+    /// Bytes of the packets the model has unresolved.
+    fn unresolved_bytes(&self) -> u64 {
+        self.packets
+            .iter()
+            .filter(|p| !p.resolved)
+            .map(|p| p.size)
+            .sum()
+    }
+
+    /// The sender's stall guard at sender time `t`, seen from outside: the model cannot
+    /// tell whether the send window holds a packet back, so it accepts that the sender
+    /// gave up its flight (now holding fewer bytes than the model) only once the stall
+    /// timeout has passed since the last transmission, and only all of it at once.
+    fn stall_reset(&mut self, t: u64, in_flight_now: u64, just_sent: u64) -> Result<(), String> {
+        let expected = self.unresolved_bytes();
+        if in_flight_now >= expected + just_sent {
+            return Ok(());
+        }
+        let idle = self.last_sent.map(|l| t.saturating_sub(l));
+        ensure!(
+            idle.is_some_and(|i| i >= self.stall),
+            "bytes in flight fell to {in_flight_now} (model {expected} + {just_sent} sent) \
+             {idle:?} ns after the last transmission, before the stall timeout"
+        );
+        ensure!(
+            in_flight_now == just_sent,
+            "a stall reset left {in_flight_now} bytes in flight, {just_sent} just sent"
+        );
+        for p in &mut self.packets {
+            p.resolved = true;
+        }
+        Ok(())
+    }
+
     /// Drains `poll_transmit` at `at`; returns how many packets left.
-    fn transmit(&mut self, at: Instant) -> usize {
+    fn transmit(&mut self, at: Instant) -> Result<usize, String> {
         let mut sent = 0;
         loop {
             let t = self.clock.advance(at.as_nanos());
             self.expire(t);
-            let Transmit::Now(p) = self.sender.poll_transmit(at) else {
+            let out = self.sender.poll_transmit(at);
+            let just_sent = match out {
+                Transmit::Now(p) => u64::from(p.size_bytes),
+                _ => 0,
+            };
+            self.stall_reset(t, self.sender.bytes_in_flight(), just_sent)?;
+            let Transmit::Now(p) = out else {
                 break;
             };
             self.packets.push_back(ModelPacket {
@@ -232,18 +279,20 @@ impl Model {
                 sane_sent_at: self.sane,
                 resolved: false,
             });
+            self.last_sent = Some(t);
             sent += 1;
         }
         while self.packets.len() > HISTORY && self.packets.front().is_some_and(|p| p.resolved) {
             self.packets.pop_front();
         }
-        sent
+        Ok(sent)
     }
 
-    fn timeout(&mut self, at: Instant) {
+    fn timeout(&mut self, at: Instant) -> Result<(), String> {
         let t = self.clock.advance(at.as_nanos());
         self.sender.handle_timeout(at);
         self.expire(t);
+        self.stall_reset(t, self.sender.bytes_in_flight(), 0)
     }
 
     fn frame(&mut self, stream: usize, bytes: u32, at: Instant) {
@@ -433,9 +482,9 @@ impl Model {
                 self.frame(usize::from(stream % 2), bytes, at);
             }
             Op::Transmit(at) => {
-                self.transmit(self.instant(at));
+                self.transmit(self.instant(at))?;
             }
-            Op::Timeout(at) => self.timeout(self.instant(at)),
+            Op::Timeout(at) => self.timeout(self.instant(at))?,
             Op::Feedback(ref f) => return self.feedback(f),
         }
         Ok(())
@@ -505,9 +554,9 @@ impl Model {
             self.frame(0, 1000, now);
             self.check(true)?;
             if self.sender.poll_timeout().is_some_and(|t| t <= now) {
-                self.timeout(now);
+                self.timeout(now)?;
             }
-            let sent = self.transmit(now);
+            let sent = self.transmit(now)?;
             self.check(true)?;
             if sent > 0 {
                 sent_total += sent;

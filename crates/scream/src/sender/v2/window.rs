@@ -266,9 +266,12 @@ impl RefWindow {
         let ratio = mss / self.ref_wnd;
         let mut increment = ack.bytes_acked.saturating_sub(ack.bytes_acked_ce) as f64 * ratio;
 
-        // Flows with RTTs below VIRTUAL_RTT grow as if their RTT were VIRTUAL_RTT.
+        // Flows with RTTs below VIRTUAL_RTT grow more slowly per acknowledgement. The
+        // factor is plain min(1, s_rtt / VIRTUAL_RTT) as in the reference
+        // (`ScreamV2Tx::updateCwnd`); the draft squares it, which at 5 ms one way held
+        // the L4S queue and CE rate well below the reference's.
         let small_rtt = (srtt.as_secs_f64() / cfg.virtual_rtt.as_secs_f64()).min(1.0);
-        increment *= small_rtt * small_rtt;
+        increment *= small_rtt;
 
         // Grow cautiously near the window where congestion last set in.
         increment *= scl.max(SCL_INCREMENT_LOW);

@@ -1,0 +1,144 @@
+//! The stall guard: when everything in flight was dropped where nothing behind it
+//! arrives to report it (a capacity collapse at a tail-drop bottleneck), the send window
+//! stays closed. The sender then gives the flight up `stall_timeout` after its last
+//! transmission, as the reference does (0.5 s), instead of waiting for the in-flight
+//! timeout.
+
+use scream::sender::{MediaFrame, Sender, SenderConfig, StreamConfig, Transmit};
+use scream::{Bitrate, Duration, Instant};
+
+const FRAME: Duration = Duration::from_millis(20);
+
+/// Runs a sender whose packets all vanish (no feedback ever) for `span`, with 2 Mbit/s
+/// of frames, waking exactly when it asks to. Returns the send times.
+fn send_times(cfg: SenderConfig, span: Duration) -> Vec<Instant> {
+    let mut s = Sender::new(cfg).unwrap();
+    let id = s
+        .add_stream(StreamConfig {
+            ssrc: 1,
+            min_bitrate: Bitrate::from_kbps(100.0),
+            start_bitrate: Bitrate::from_mbps(2.0),
+            max_bitrate: Bitrate::from_mbps(10.0),
+            priority: 1.0,
+        })
+        .unwrap();
+    let t0 = Instant::from_millis(1000);
+    let end = t0 + span;
+    let mut next_frame = t0;
+    let mut now = t0;
+    let mut sent = Vec::new();
+    while now < end {
+        if now >= next_frame {
+            let frame = MediaFrame {
+                size_bytes: 5000,
+                key_frame: false,
+            };
+            s.on_media_frame(now, id, frame);
+            next_frame += FRAME;
+        }
+        if s.poll_timeout().is_some_and(|t| t <= now) {
+            s.handle_timeout(now);
+        }
+        let pace_at = loop {
+            match s.poll_transmit(now) {
+                Transmit::Now(_) => sent.push(now),
+                Transmit::At(t) => break Some(t),
+                Transmit::Idle => break None,
+            }
+        };
+        now = [Some(next_frame), s.poll_timeout(), pace_at]
+            .into_iter()
+            .flatten()
+            .filter(|t| *t > now)
+            .min()
+            .unwrap_or(end);
+    }
+    sent
+}
+
+/// The longest time between two transmissions.
+fn longest_gap(times: &[Instant]) -> Duration {
+    times
+        .windows(2)
+        .map(|w| w[1].saturating_duration_since(w[0]))
+        .max()
+        .unwrap_or(Duration::ZERO)
+}
+
+#[test]
+fn a_closed_window_with_nothing_reported_reopens_after_the_stall_timeout() {
+    let cfg = SenderConfig::default();
+    let stall = cfg.stall_timeout;
+    assert_eq!(stall, Duration::from_millis(500), "the reference's value");
+    let times = send_times(cfg, Duration::from_secs(3));
+    let gap = longest_gap(&times);
+    // The window closes once it is full; the next packet leaves exactly when the stall
+    // timeout has passed since the last one (the sender asked to be woken then).
+    assert_eq!(gap, stall, "longest pause {gap:?}");
+    // And it keeps going in that rhythm: a burst, then a stall, several times.
+    let stalls = times
+        .windows(2)
+        .filter(|w| w[1].saturating_duration_since(w[0]) == stall)
+        .count();
+    assert!(stalls >= 4, "{stalls} stall resets in 3 s");
+}
+
+#[test]
+fn without_the_stall_guard_the_in_flight_timeout_is_what_reopens_the_window() {
+    let cfg = SenderConfig {
+        stall_timeout: Duration::from_secs(3600),
+        ..SenderConfig::default()
+    };
+    let timeout = cfg.in_flight_timeout;
+    let gap = longest_gap(&send_times(cfg, Duration::from_secs(3)));
+    // The window fills within about 0.1 s of the first packet, whose timeout then
+    // reopens it.
+    assert!(
+        gap > Duration::from_millis(800) && gap <= timeout,
+        "longest pause {gap:?} (in-flight timeout {timeout:?})"
+    );
+}
+
+#[test]
+fn slow_pacing_alone_never_counts_as_a_stall() {
+    // Large packets at a low pacing rate: media waits and nothing leaves for longer
+    // than the stall timeout, yet the window is open, so the flight stays accounted.
+    let cfg = SenderConfig {
+        mss_bytes: 60_000,
+        rate_pace_min: Bitrate::from_kbps(1.0),
+        stall_timeout: Duration::from_millis(10),
+        in_flight_timeout: Duration::from_secs(3600),
+        initial_ref_wnd_bytes: 1_000_000,
+        ..SenderConfig::default()
+    };
+    let mut s = Sender::new(cfg).unwrap();
+    let id = s
+        .add_stream(StreamConfig {
+            ssrc: 1,
+            min_bitrate: Bitrate::from_kbps(100.0),
+            start_bitrate: Bitrate::from_kbps(100.0),
+            max_bitrate: Bitrate::from_kbps(150.0),
+            priority: 1.0,
+        })
+        .unwrap();
+    let t0 = Instant::from_millis(1000);
+    let frame = MediaFrame {
+        size_bytes: 180_000,
+        key_frame: false,
+    };
+    s.on_media_frame(t0, id, frame);
+    let Transmit::Now(first) = s.poll_transmit(t0) else {
+        panic!("the first packet leaves at once");
+    };
+    let Transmit::At(next) = s.poll_transmit(t0) else {
+        panic!("the second one is paced");
+    };
+    assert!(
+        next - t0 > Duration::from_millis(20),
+        "paced {:?} apart",
+        next - t0
+    );
+    s.handle_timeout(next);
+    assert_eq!(s.bytes_in_flight(), u64::from(first.size_bytes));
+    assert!(matches!(s.poll_transmit(next), Transmit::Now(_)));
+}
