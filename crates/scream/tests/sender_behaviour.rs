@@ -631,3 +631,31 @@ fn add_stream_rejects_bad_limits_naming_the_field() {
         .unwrap_err();
     assert_eq!(e.field, "ssrc");
 }
+
+#[test]
+fn the_pacing_rate_follows_feedback_not_frames() {
+    let mut h = Harness::new(config(EcnMode::None));
+    for _ in 0..5 {
+        clean_round(&mut h);
+    }
+    let before = h.sender.stats().pacing_rate;
+    // A frame ten times the usual size: the reference recomputes its pacing interval
+    // only in its feedback handler, so the rate holds until feedback arrives.
+    h.sender.on_media_frame(
+        h.now,
+        h.stream,
+        MediaFrame {
+            size_bytes: 50_000,
+            key_frame: true,
+        },
+    );
+    assert_eq!(h.sender.stats().pacing_rate, before);
+    let sent = h.drain();
+    h.advance(Duration::from_millis(5));
+    h.ack(&sent[..1], Duration::from_millis(5), |_| false);
+    let after = h.sender.stats().pacing_rate;
+    assert!(
+        after.bps() > before.bps() * 1.2,
+        "the backlog raises the pacing rate at the next feedback: {before} -> {after}"
+    );
+}

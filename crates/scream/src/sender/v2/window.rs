@@ -484,4 +484,30 @@ mod tests {
         assert!((full - 0.2).abs() < 1e-6, "{full}");
         assert!((lagging - 0.05).abs() < 1e-6, "{lagging}");
     }
+
+    #[test]
+    fn growth_at_small_rtts_scales_with_the_rtt_not_its_square() {
+        let cfg = SenderConfig::default();
+        let growth = |srtt_ms: u64| {
+            let mut w = RefWindow::new(&cfg);
+            w.max_bif = 1_000_000;
+            let before = w.ref_wnd;
+            let ack = AckSummary {
+                bytes_acked: 10_000,
+                packets_acked: 10,
+                ..AckSummary::default()
+            };
+            let m = Measurements {
+                srtt: Duration::from_millis(srtt_ms),
+                ..measurements(Instant::from_millis(1000))
+            };
+            w.on_feedback(&cfg, &ack, &m);
+            w.ref_wnd - before
+        };
+        let ratio = growth(5) / growth(25);
+        // Reference `ScreamV2Tx::updateCwnd`: min(1, s_rtt / 25 ms) = 0.2 at 5 ms (the
+        // draft's square would give 0.04).
+        assert!((ratio - 0.2).abs() < 1e-9, "{ratio}");
+        assert!((growth(50) / growth(25) - 1.0).abs() < 1e-9);
+    }
 }
