@@ -48,6 +48,11 @@ const NEAR_MAX_RATE: f64 = 0.95;
 /// §"Network Congestion Control", 100 RTTs of at least `VIRTUAL_RTT`).
 const LONG_UNCONGESTED_RTTS: u32 = 100;
 
+/// `delay-convergence`: the delay-based (virtual L4S) back-off sets in at this
+/// fraction of the queue delay target (faithful: one half), so that it acts at the
+/// queue levels that delay-based flows actually settle at.
+const CONVERGENCE_ONSET: f64 = 0.25;
+
 /// Send window headroom over the reference window: `REF_WND_OVERHEAD` when the queue
 /// delay varies, up to `ref_wnd_overhead_max` when it is steady (reference adaptive
 /// window headroom; the draft multiplies by `rel_framesize_high` instead).
@@ -132,6 +137,7 @@ impl RefWindow {
         let last_congestion = *self.last_congestion.get_or_insert(now);
         self.roll_bytes_in_flight(now, srtt, m.bytes_in_flight);
         self.update_l4s_alpha(cfg, ack, now, srtt);
+        let converge = cfg.improvements.delay_convergence && cfg.ecn == EcnMode::None;
 
         // Draft §"Network Congestion Control": a congestion event needs a signal AND at least
         // min(VIRTUAL_RTT, s_rtt) since the previous event.
@@ -153,12 +159,13 @@ impl RefWindow {
         // Several back-offs fit in one RTT when s_rtt > VIRTUAL_RTT; scale each down so
         // the reaction per RTT stays the same (reference implementation).
         let per_rtt = (m.srtt.as_secs_f64() / cfg.virtual_rtt.as_secs_f64()).max(1.0);
+        let onset = target * if converge { CONVERGENCE_ONSET } else { 0.5 };
         let mut alpha_v = 0.0;
-        if may_react && qavg > target / 2.0 && !self.l4s_active(cfg, m, srtt) {
+        if may_react && qavg > onset && !self.l4s_active(cfg, m, srtt) {
             // The reference divides the virtual alpha by `per_rtt` both when computing
             // it and when applying it; without the second division the delay-based
             // back-off is twice as strong per RTT at 50 ms RTTs.
-            alpha_v = ((qavg - target / 2.0) / (target / 2.0)).clamp(0.0, 1.0) / per_rtt;
+            alpha_v = ((qavg - onset) / (target - onset)).clamp(0.0, 1.0) / per_rtt;
         }
         let is_virtual_ce = alpha_v > 0.0;
         // The encoder is already well below what gets through: a full back-off would
@@ -203,7 +210,7 @@ impl RefWindow {
             self.last_congestion = Some(now);
         }
 
-        self.increase(cfg, ack, m, srtt, mss, scl_i);
+        self.increase(cfg, ack, m, srtt, mss, scl_i, converge);
         self.cap_near_max_rate(cfg, m, srtt);
         self.ref_wnd = self.ref_wnd.max(self.min_wnd);
     }
@@ -261,6 +268,7 @@ impl RefWindow {
         srtt: Duration,
         mss: f64,
         scl: f64,
+        converge: bool,
     ) {
         let now = m.now;
         let ratio = mss / self.ref_wnd;
@@ -276,7 +284,14 @@ impl RefWindow {
         // Grow cautiously near the window where congestion last set in.
         increment *= scl.max(SCL_INCREMENT_LOW);
 
-        increment *= m.steadiness.clamp(STEADINESS_MIN, 1.0);
+        // Growth is restrained while the queue delay varies (reference), which also
+        // freezes the windows of delay-based flows sharing a bottleneck at whatever
+        // split they reached: the queue they share varies, so none grows, and equal
+        // back-offs keep the ratio. `delay-convergence` lets the additive part grow
+        // freely so that the back-offs (now at a lower queue delay) equalise them.
+        if !converge {
+            increment *= m.steadiness.clamp(STEADINESS_MIN, 1.0);
+        }
 
         // Multiplicative increase, restrained after congestion.
         let since = self
@@ -509,5 +524,70 @@ mod tests {
         // draft's square would give 0.04).
         assert!((ratio - 0.2).abs() < 1e-9, "{ratio}");
         assert!((growth(50) / growth(25) - 1.0).abs() < 1e-9);
+    }
+
+    /// Window change of one feedback at queue delay average `qavg_ms` and queue-delay
+    /// steadiness `steadiness`, with `delay-convergence` on or off.
+    fn delay_step(converge: bool, qavg_ms: u64, steadiness: f64) -> f64 {
+        let mut cfg = SenderConfig::default();
+        cfg.improvements.delay_convergence = converge;
+        let mut w = RefWindow::new(&cfg);
+        let t0 = Instant::from_millis(1000);
+        w.last_congestion = Some(t0);
+        w.ref_wnd = 100_000.0;
+        w.ref_wnd_i = 50_000.0;
+        w.max_bif = 1_000_000;
+        let ack = AckSummary {
+            bytes_acked: 10_000,
+            packets_acked: 10,
+            ..AckSummary::default()
+        };
+        let m = Measurements {
+            qdelay_avg: Duration::from_millis(qavg_ms),
+            steadiness,
+            ..measurements(t0 + Duration::from_millis(30))
+        };
+        w.on_feedback(&cfg, &ack, &m);
+        w.ref_wnd - 100_000.0
+    }
+
+    #[test]
+    fn delay_convergence_backs_off_from_a_quarter_of_the_target() {
+        // 20 ms: above a quarter of the 60 ms target, below half of it.
+        assert!(
+            delay_step(false, 20, 1.0) > 0.0,
+            "faithful: no back-off yet"
+        );
+        assert!(delay_step(true, 20, 1.0) < 0.0, "improved: a back-off");
+        // Below a quarter neither backs off.
+        assert!(delay_step(true, 10, 1.0) > 0.0);
+    }
+
+    #[test]
+    fn delay_convergence_keeps_growing_while_the_queue_delay_varies() {
+        let steady = delay_step(false, 0, 1.0);
+        let faithful = delay_step(false, 0, 0.0);
+        let improved = delay_step(true, 0, 0.0);
+        assert!((faithful / steady - STEADINESS_MIN).abs() < 1e-9);
+        assert!((improved / steady - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn delay_convergence_leaves_ecn_flows_alone() {
+        let mut cfg = SenderConfig {
+            ecn: EcnMode::Classic,
+            ..SenderConfig::default()
+        };
+        cfg.improvements.delay_convergence = true;
+        let mut w = RefWindow::new(&cfg);
+        let t0 = Instant::from_millis(1000);
+        w.last_congestion = Some(t0);
+        w.ref_wnd = 100_000.0;
+        let m = Measurements {
+            qdelay_avg: Duration::from_millis(20),
+            ..measurements(t0 + Duration::from_millis(30))
+        };
+        w.on_feedback(&cfg, &AckSummary::default(), &m);
+        assert_eq!(w.ref_wnd, 100_000.0);
     }
 }
