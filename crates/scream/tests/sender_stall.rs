@@ -12,6 +12,11 @@ const FRAME: Duration = Duration::from_millis(20);
 /// Runs a sender whose packets all vanish (no feedback ever) for `span`, with 2 Mbit/s
 /// of frames, waking exactly when it asks to. Returns the send times.
 fn send_times(cfg: SenderConfig, span: Duration) -> Vec<Instant> {
+    run_silent(cfg, span).0
+}
+
+/// As [`send_times`], also returning the reference window after each transmission.
+fn run_silent(cfg: SenderConfig, span: Duration) -> (Vec<Instant>, Vec<u64>) {
     let mut s = Sender::new(cfg).unwrap();
     let id = s
         .add_stream(StreamConfig {
@@ -27,6 +32,7 @@ fn send_times(cfg: SenderConfig, span: Duration) -> Vec<Instant> {
     let mut next_frame = t0;
     let mut now = t0;
     let mut sent = Vec::new();
+    let mut windows = Vec::new();
     while now < end {
         if now >= next_frame {
             let frame = MediaFrame {
@@ -41,7 +47,10 @@ fn send_times(cfg: SenderConfig, span: Duration) -> Vec<Instant> {
         }
         let pace_at = loop {
             match s.poll_transmit(now) {
-                Transmit::Now(_) => sent.push(now),
+                Transmit::Now(_) => {
+                    sent.push(now);
+                    windows.push(s.stats().ref_window_bytes);
+                }
                 Transmit::At(t) => break Some(t),
                 Transmit::Idle => break None,
             }
@@ -53,7 +62,7 @@ fn send_times(cfg: SenderConfig, span: Duration) -> Vec<Instant> {
             .min()
             .unwrap_or(end);
     }
-    sent
+    (sent, windows)
 }
 
 /// The longest time between two transmissions.
@@ -141,4 +150,47 @@ fn slow_pacing_alone_never_counts_as_a_stall() {
     s.handle_timeout(next);
     assert_eq!(s.bytes_in_flight(), u64::from(first.size_bytes));
     assert!(matches!(s.poll_transmit(next), Transmit::Now(_)));
+}
+
+fn outage_recovery() -> SenderConfig {
+    let mut cfg = SenderConfig::default();
+    cfg.improvements.outage_recovery = true;
+    cfg
+}
+
+#[test]
+fn outage_recovery_notices_a_silent_flight_within_four_rtts() {
+    // No RTT sample yet: the smoothed RTT is its initial 50 ms, so four RTTs are 200 ms.
+    let gap = longest_gap(&send_times(outage_recovery(), Duration::from_secs(3)));
+    assert_eq!(gap, Duration::from_millis(200), "longest pause {gap:?}");
+}
+
+#[test]
+fn outage_recovery_halves_the_window_from_the_third_silent_stall() {
+    let (times, windows) = run_silent(outage_recovery(), Duration::from_secs(3));
+    // The window as each burst after a stall starts.
+    let after_stall: Vec<u64> = times
+        .windows(2)
+        .zip(&windows[1..])
+        .filter(|(t, _)| t[1].saturating_duration_since(t[0]) >= Duration::from_millis(200))
+        .map(|(_, w)| *w)
+        .collect();
+    let initial = windows[0];
+    let floor = u64::from(SenderConfig::default().min_ref_wnd_bytes);
+    assert!(after_stall.len() >= 5, "{after_stall:?}");
+    assert_eq!(after_stall[0], initial, "1st stall: window kept");
+    assert_eq!(after_stall[1], initial, "2nd stall: window kept");
+    assert_eq!(after_stall[2], initial / 2, "3rd stall: halved");
+    assert_eq!(
+        after_stall[3],
+        (initial / 4).max(floor),
+        "4th: halved to the floor"
+    );
+    assert!(after_stall.iter().all(|w| *w >= floor), "{after_stall:?}");
+}
+
+#[test]
+fn the_faithful_sender_keeps_its_window_through_silent_stalls() {
+    let (_, windows) = run_silent(SenderConfig::default(), Duration::from_secs(3));
+    assert!(windows.iter().all(|w| *w == windows[0]), "{windows:?}");
 }

@@ -103,6 +103,10 @@ impl Sender {
             s.sent.trim();
         }
         self.counters.packets_acked += ack.packets_acked;
+        if ack.packets_acked > 0 {
+            self.silent_stalls = 0;
+            self.last_ack_progress = Some(now);
+        }
         self.counters.packets_ce += ack.packets_ce;
         self.rate_acked.add(now, ack.bytes_acked);
         self.rate_ce.add(now, ack.bytes_acked_ce);
@@ -112,8 +116,9 @@ impl Sender {
             // A packet in flight across a leap of the caller's clock (or a stall of its
             // loop) would time the leap, not the path.
             if t >= self.time.last_leap() {
-                self.delay
-                    .on_rtt_sample(now, now.saturating_duration_since(t), app_limited);
+                let fresh = self.config.improvements.fresh_srtt;
+                let rtt = now.saturating_duration_since(t);
+                self.delay.on_rtt_sample(now, rtt, app_limited, fresh);
             }
             let newest = self.newest_acked_sent_at.map_or(t, |n| n.max(t));
             self.newest_acked_sent_at = Some(newest);

@@ -34,6 +34,9 @@ const SRTT_G: f64 = 1.0 / 8.0;
 /// application-limited (reference implementation: 1/1024), so that an encoder running
 /// below its target does not see its target raised by the RTT alone.
 const SRTT_APP_LIMITED_G: f64 = 1.0 / 1024.0;
+/// `fresh-srtt`: the controller's sRTT is replaced by the per-sample one once that has
+/// fallen below this fraction of it.
+const FRESH_SRTT_DROP: f64 = 0.5;
 /// Queue-delay variation above which the send window headroom is at its minimum
 /// (reference `kLatencyDiffThreshold`, 10 ms).
 const LATENCY_DIFF_THRESHOLD: f64 = 0.010;
@@ -232,7 +235,14 @@ impl DelayEstimator {
 
     /// RTT sample (send time of the newest acknowledged packet to now).
     /// `app_limited`: the window is larger than the recent bytes in flight need.
-    pub(crate) fn on_rtt_sample(&mut self, now: Instant, rtt: Duration, app_limited: bool) {
+    /// `fresh`: the `fresh-srtt` improvement is on.
+    pub(crate) fn on_rtt_sample(
+        &mut self,
+        now: Instant,
+        rtt: Duration,
+        app_limited: bool,
+        fresh: bool,
+    ) {
         // Both averages start from INITIAL_SRTT, not from the first sample, as the
         // reference's `sRttSh` and `sRtt` do (RFC 6298 would start from the first
         // sample): the start-up target then does not hinge on one RTT sample.
@@ -245,7 +255,14 @@ impl DelayEstimator {
         let due = self
             .last_srtt_update
             .is_none_or(|t| now.saturating_duration_since(t) >= self.srtt_fast);
-        if due {
+        if due && fresh && self.srtt_fast < self.srtt.mul_f64(FRESH_SRTT_DROP) {
+            // `fresh-srtt`: the RTT has fallen to well below what the controller
+            // remembers (a queue that built in an outage has drained): the remembered
+            // value describes a path that is gone, so it is dropped instead of decaying
+            // over dozens of RTTs, or hundreds while application-limited.
+            self.srtt = self.srtt_fast;
+            self.last_srtt_update = Some(now);
+        } else if due {
             let g = if app_limited && self.srtt_fast < self.srtt {
                 SRTT_APP_LIMITED_G
             } else {
@@ -503,25 +520,50 @@ mod tests {
     fn fast_srtt_is_an_ewma_of_samples_from_the_initial_value() {
         let mut d = DelayEstimator::new(Duration::from_secs(600));
         assert_eq!(d.srtt_fast(), INITIAL_SRTT);
-        d.on_rtt_sample(Instant::from_millis(100), Duration::from_millis(80), false);
+        d.on_rtt_sample(
+            Instant::from_millis(100),
+            Duration::from_millis(80),
+            false,
+            false,
+        );
         let first = ewma(50.0, 80.0);
         assert_ms(d.srtt_fast(), first);
-        d.on_rtt_sample(Instant::from_millis(110), Duration::from_millis(160), false);
+        d.on_rtt_sample(
+            Instant::from_millis(110),
+            Duration::from_millis(160),
+            false,
+            false,
+        );
         assert_ms(d.srtt_fast(), ewma(first, 160.0));
     }
 
     #[test]
     fn srtt_follows_the_fast_one_once_per_rtt() {
         let mut d = DelayEstimator::new(Duration::from_secs(600));
-        d.on_rtt_sample(Instant::from_millis(100), Duration::from_millis(80), false);
+        d.on_rtt_sample(
+            Instant::from_millis(100),
+            Duration::from_millis(80),
+            false,
+            false,
+        );
         let fast = ewma(50.0, 80.0);
         let slow = ewma(50.0, fast);
         assert_ms(d.srtt(), slow);
         // Within one RTT of the last update the slow sRTT stays put.
-        d.on_rtt_sample(Instant::from_millis(110), Duration::from_millis(160), false);
+        d.on_rtt_sample(
+            Instant::from_millis(110),
+            Duration::from_millis(160),
+            false,
+            false,
+        );
         assert_ms(d.srtt(), slow);
         // A fast sRTT later, it moves an eighth of the way to the fast one.
-        d.on_rtt_sample(Instant::from_millis(200), Duration::from_millis(90), false);
+        d.on_rtt_sample(
+            Instant::from_millis(200),
+            Duration::from_millis(90),
+            false,
+            false,
+        );
         let fast = d.srtt_fast().as_secs_f64() * 1e3;
         assert_ms(d.srtt(), ewma(slow, fast));
     }
@@ -532,12 +574,12 @@ mod tests {
             let mut d = DelayEstimator::new(Duration::from_secs(600));
             for i in 0..100 {
                 let rtt = Duration::from_millis(80);
-                d.on_rtt_sample(Instant::from_millis(100 * i), rtt, false);
+                d.on_rtt_sample(Instant::from_millis(100 * i), rtt, false, false);
             }
             assert!(d.srtt() > Duration::from_millis(79), "{:?}", d.srtt());
             for i in 100..=120 {
                 let rtt = Duration::from_millis(30);
-                d.on_rtt_sample(Instant::from_millis(100 * i), rtt, app_limited);
+                d.on_rtt_sample(Instant::from_millis(100 * i), rtt, app_limited, false);
             }
             d.srtt()
         };
@@ -545,6 +587,32 @@ mod tests {
         let free = run(false);
         assert!(limited > Duration::from_millis(75), "{limited:?}");
         assert!(free < Duration::from_millis(45), "{free:?}");
+    }
+
+    #[test]
+    fn fresh_srtt_drops_a_stale_srtt_once_the_rtt_has_halved() {
+        let run = |fresh: bool| {
+            let mut d = DelayEstimator::new(Duration::from_secs(600));
+            for i in 0..100 {
+                let rtt = Duration::from_millis(300);
+                d.on_rtt_sample(Instant::from_millis(400 * i), rtt, false, fresh);
+            }
+            // The queue drained; the flow is application-limited meanwhile.
+            let mut t = 40_000;
+            for _ in 0..30 {
+                t += 25;
+                let rtt = Duration::from_millis(20);
+                d.on_rtt_sample(Instant::from_millis(t), rtt, true, fresh);
+            }
+            d.srtt()
+        };
+        let faithful = run(false);
+        let fresh = run(true);
+        assert!(faithful > Duration::from_millis(250), "{faithful:?}");
+        // Within 30 samples the per-sample sRTT falls below 150 ms and the
+        // controller's follows it there, then keeps following it.
+        assert!(fresh < Duration::from_millis(150), "{fresh:?}");
+        assert!(fresh < faithful / 2);
     }
 
     trait FromSecs {

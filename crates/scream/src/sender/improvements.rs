@@ -12,14 +12,43 @@ use super::config::ConfigError;
 /// algorithm).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Improvements {
-    /// `fresh-srtt`: the smoothed RTT that scales the target follows a falling RTT at
-    /// once when the path's RTT has clearly dropped (after an outage, a queue that
-    /// drained), instead of decaying over many RTTs.
+    /// `outage-recovery`: a capacity outage costs as little time as possible.
+    ///
+    /// Faithfully, a sender whose whole flight was dropped at a dead bottleneck waits
+    /// `stall_timeout` (0.5 s) before it sends again, then sends a full window into the
+    /// outage every half second; and once capacity is back, a window that congestion
+    /// signals cut during the outage regrows under the post-congestion restraint,
+    /// which takes seconds.
+    /// With this on:
+    /// - the stall timeout is at most four smoothed RTTs (not below 100 ms) after the
+    ///   last acknowledgement, so the sender notices an outage and its end within a
+    ///   few RTTs (while acknowledgements still arrive the flight is only slow, behind
+    ///   a long queue, and the faithful timeout applies);
+    /// - from the third stall in a row with nothing acknowledged, each stall halves
+    ///   the window, so a sender that hears nothing keeps lowering what it sends
+    ///   (RFC 8083 §4 asks senders to cut their rate when feedback stops), as a TCP
+    ///   sender does at each retransmission timeout (RFC 6298 §5.5); a shorter outage
+    ///   leaves the window where it was;
+    /// - after a stall, while the window is below half of the largest it reached in
+    ///   the last 5 to 10 s and nothing has signalled congestion for two RTTs, it
+    ///   grows by what is acknowledged (doubling per RTT), free of the restraints
+    ///   that guard the last congestion point: as TCP's slow start back to half the
+    ///   window after a timeout (RFC 5681 §3.1). The first congestion signal ends it.
+    ///   A window cut by congestion signals alone (a capacity drop, not an outage)
+    ///   regrows as usual: probing fast there only overshoots the lower capacity.
+    pub outage_recovery: bool,
+    /// `fresh-srtt`: the smoothed RTT that scales the target drops to the current one
+    /// once that has fallen below half of it.
+    ///
+    /// Faithfully, the controller's sRTT follows the RTT once per RTT with gain 1/8,
+    /// and with gain 1/1024 while the window is application-limited (so that an
+    /// encoder below its target does not have the target raised by the RTT alone).
+    /// After an outage that filled a queue, the remembered sRTT is many times the
+    /// path's, the target `window / sRTT` stays low, the encoder stays below it, the
+    /// window counts as application-limited and the sRTT hardly moves: a trap that
+    /// held L4S flows at their minimum for seconds. An RTT that has halved describes a
+    /// queue that is gone, not jitter, so the old value is dropped.
     pub fresh_srtt: bool,
-    /// `app-limited-growth`: a window held down by its own application limit may grow
-    /// while nothing signals congestion and the acknowledged rate keeps up with the
-    /// target.
-    pub app_limited_growth: bool,
     /// `delay-convergence`: delay-based flows (ECN mode none) that share a bottleneck
     /// converge to equal shares.
     ///
@@ -43,8 +72,8 @@ pub struct Improvements {
 
 /// The improvements' names as scenarios and the command line spell them, in field order.
 pub const IMPROVEMENT_NAMES: &[&str] = &[
+    "outage-recovery",
     "fresh-srtt",
-    "app-limited-growth",
     "delay-convergence",
     "steady-delay-rate",
     "l4s-pacing",
@@ -69,8 +98,8 @@ impl Improvements {
     /// Turns the improvement called `name` on or off.
     pub fn set(&mut self, name: &str, on: bool) -> Result<(), ConfigError> {
         let slot = match name {
+            "outage-recovery" => &mut self.outage_recovery,
             "fresh-srtt" => &mut self.fresh_srtt,
-            "app-limited-growth" => &mut self.app_limited_growth,
             "delay-convergence" => &mut self.delay_convergence,
             "steady-delay-rate" => &mut self.steady_delay_rate,
             "l4s-pacing" => &mut self.l4s_pacing,

@@ -245,6 +245,11 @@ use rate_meter::RateMeter;
 use stream::Stream;
 use v2::Algorithm;
 
+/// `outage-recovery`: the stall timeout is at most this many smoothed RTTs...
+const STALL_RTTS: u32 = 4;
+/// ...but not below this.
+const STALL_MIN: Duration = Duration::from_millis(100);
+
 /// Most streams one sender serves.
 pub const MAX_STREAMS: usize = 64;
 
@@ -298,6 +303,10 @@ pub struct Sender {
     newest_acked_sent_at: Option<Instant>,
     /// When the latest packet left (sender time).
     last_sent: Option<Instant>,
+    /// Stalls since the last feedback that acknowledged anything.
+    silent_stalls: u32,
+    /// When the latest feedback that acknowledged anything arrived (sender time).
+    last_ack_progress: Option<Instant>,
     counters: Counters,
     rate_tx: RateMeter,
     rate_acked: RateMeter,
@@ -334,6 +343,8 @@ impl Sender {
             last_report_time: None,
             newest_acked_sent_at: None,
             last_sent: None,
+            silent_stalls: 0,
+            last_ack_progress: None,
             counters: Counters::default(),
             rate_tx: RateMeter::default(),
             rate_acked: RateMeter::default(),
@@ -424,7 +435,8 @@ impl Sender {
     /// Gives up packets in flight: those older than `in_flight_timeout`, or all of them
     /// when the send window has stalled the sender for `stall_timeout`.
     fn expire_in_flight(&mut self, now: Instant) {
-        let timeout = if self.stalled(now) {
+        let stalled = self.stalled(now);
+        let timeout = if stalled {
             Duration::ZERO
         } else {
             self.config.in_flight_timeout
@@ -435,6 +447,12 @@ impl Sender {
                 self.bytes_in_flight = self.bytes_in_flight.saturating_sub(t.bytes);
                 self.counters.packets_lost += t.packets;
                 self.rate_lost.add(now, t.bytes);
+            }
+        }
+        if stalled {
+            self.silent_stalls = self.silent_stalls.saturating_add(1);
+            if self.config.improvements.outage_recovery {
+                self.algorithm.on_stall(self.silent_stalls);
             }
         }
     }
@@ -461,7 +479,17 @@ impl Sender {
     fn stall_deadline(&self) -> Option<Instant> {
         let (_, _, blocked) = self.next_packet()?;
         let last = self.last_sent?;
-        blocked.then(|| last + self.config.stall_timeout)
+        let mut deadline = last + self.config.stall_timeout;
+        if self.config.improvements.outage_recovery {
+            // A flight that has gone unanswered for several RTTs is gone; waiting the
+            // full half second only delays the restart after a capacity outage. While
+            // acknowledgements still arrive, the flight is only slow (a long queue at a
+            // reduced capacity), and the faithful timeout applies.
+            let quick = (self.delay.srtt() * STALL_RTTS).max(STALL_MIN);
+            let heard = self.last_ack_progress.map_or(last, |t| t.max(last));
+            deadline = deadline.min(heard + quick);
+        }
+        blocked.then_some(deadline)
     }
 
     /// Whether the sender is stalled at `now`: the packets in flight are then presumed

@@ -65,6 +65,15 @@ impl Algorithm {
         }
     }
 
+    /// The send window stalled the sender and the flight was given up, the
+    /// `in_a_row`-th time with nothing acknowledged since (only with the
+    /// `outage-recovery` improvement).
+    pub(crate) fn on_stall(&mut self, in_a_row: u32) {
+        match self {
+            Self::V2(w) => w.on_stall(in_a_row),
+        }
+    }
+
     /// A packet left; `bytes_in_flight` includes it.
     pub(crate) fn on_sent(&mut self, bytes_in_flight: u64) {
         match self {

@@ -53,12 +53,34 @@ const LONG_UNCONGESTED_RTTS: u32 = 100;
 /// queue levels that delay-based flows actually settle at.
 const CONVERGENCE_ONSET: f64 = 0.25;
 
+/// `outage-recovery`: the window regrows fast while it is below this fraction of its
+/// recent peak,...
+const REGROW_FRACTION: f64 = 0.5;
+/// ...the largest window of the last 5 to 10 s (two buckets of this span)...
+const PEAK_BUCKET: Duration = Duration::from_secs(5);
+/// ...and no congestion event came in this many RTTs (of at least `VIRTUAL_RTT`).
+const REGROW_QUIET_RTTS: u32 = 2;
+/// `outage-recovery`: from this many stalls in a row with nothing acknowledged in
+/// between (a silence of about 0.3 s or more), each one halves the window. A shorter
+/// outage leaves the window as it was: capacity usually returns where it was.
+const STALLS_BEFORE_BACKOFF: u32 = 3;
+const STALL_BACKOFF: f64 = 0.5;
+
 /// Send window headroom over the reference window: `REF_WND_OVERHEAD` when the queue
 /// delay varies, up to `ref_wnd_overhead_max` when it is steady (reference adaptive
 /// window headroom; the draft multiplies by `rel_framesize_high` instead).
 pub(crate) fn headroom(cfg: &SenderConfig, steadiness: f64) -> f64 {
     cfg.ref_wnd_overhead
         + (cfg.ref_wnd_overhead_max - cfg.ref_wnd_overhead) * steadiness.clamp(0.0, 1.0)
+}
+
+/// Which opt-in improvements shape the window growth of one feedback.
+#[derive(Clone, Copy, Debug)]
+struct Growth {
+    /// `delay-convergence` acts (delay-only flow).
+    converge: bool,
+    /// `outage-recovery` regrowth acts (far below the recent peak, no congestion).
+    regrow: bool,
 }
 
 /// Reference window state.
@@ -80,6 +102,14 @@ pub(crate) struct RefWindow {
     last_bif_hist: Option<Instant>,
     min_wnd: f64,
     app_limited: bool,
+    /// Largest window in the current [`PEAK_BUCKET`], which started at `peak_at`...
+    peak: f64,
+    /// ...and in the one before.
+    peak_prev: f64,
+    peak_at: Option<Instant>,
+    /// A stall (an outage) happened since the last congestion event: the window may
+    /// regrow fast (`outage-recovery`).
+    regrow_armed: bool,
 }
 
 impl RefWindow {
@@ -102,6 +132,10 @@ impl RefWindow {
             last_bif_hist: None,
             min_wnd,
             app_limited: false,
+            peak: 0.0,
+            peak_prev: 0.0,
+            peak_at: None,
+            regrow_armed: false,
         }
     }
 
@@ -138,6 +172,13 @@ impl RefWindow {
         self.roll_bytes_in_flight(now, srtt, m.bytes_in_flight);
         self.update_l4s_alpha(cfg, ack, now, srtt);
         let converge = cfg.improvements.delay_convergence && cfg.ecn == EcnMode::None;
+        let started = *self.peak_at.get_or_insert(now);
+        if now.saturating_duration_since(started) >= PEAK_BUCKET {
+            self.peak_prev = self.peak;
+            self.peak = 0.0;
+            self.peak_at = Some(now);
+        }
+        self.peak = self.peak.max(self.ref_wnd);
 
         // Draft §"Network Congestion Control": a congestion event needs a signal AND at least
         // min(VIRTUAL_RTT, s_rtt) since the previous event.
@@ -208,11 +249,32 @@ impl RefWindow {
             }
             self.ref_wnd = self.ref_wnd.max(self.min_wnd);
             self.last_congestion = Some(now);
+            self.regrow_armed = false;
         }
 
-        self.increase(cfg, ack, m, srtt, mss, scl_i, converge);
+        let quiet = cfg.virtual_rtt.max(srtt) * REGROW_QUIET_RTTS;
+        let below_peak = self.ref_wnd < REGROW_FRACTION * self.peak.max(self.peak_prev);
+        self.regrow_armed &= below_peak;
+        let regrow = cfg.improvements.outage_recovery
+            && self.regrow_armed
+            && self
+                .last_congestion
+                .is_none_or(|t| now.saturating_duration_since(t) >= quiet);
+        let growth = Growth { converge, regrow };
+        self.increase(cfg, ack, m, srtt, mss, scl_i, growth);
         self.cap_near_max_rate(cfg, m, srtt);
         self.ref_wnd = self.ref_wnd.max(self.min_wnd);
+    }
+
+    /// The flight was given up after a stall (`outage-recovery`), the `in_a_row`-th
+    /// with nothing acknowledged since the first: past a few, nothing has been heard
+    /// for so long that the window halves at each, as a TCP sender's does at each
+    /// retransmission timeout.
+    pub(crate) fn on_stall(&mut self, in_a_row: u32) {
+        self.regrow_armed = true;
+        if in_a_row >= STALLS_BEFORE_BACKOFF {
+            self.ref_wnd = (self.ref_wnd * STALL_BACKOFF).max(self.min_wnd);
+        }
     }
 
     /// Whether L4S marking is evidently at work, in which case the delay-based
@@ -268,7 +330,7 @@ impl RefWindow {
         srtt: Duration,
         mss: f64,
         scl: f64,
-        converge: bool,
+        growth: Growth,
     ) {
         let now = m.now;
         let ratio = mss / self.ref_wnd;
@@ -289,7 +351,7 @@ impl RefWindow {
         // split they reached: the queue they share varies, so none grows, and equal
         // back-offs keep the ratio. `delay-convergence` lets the additive part grow
         // freely so that the back-offs (now at a lower queue delay) equalise them.
-        if !converge {
+        if !growth.converge {
             increment *= m.steadiness.clamp(STEADINESS_MIN, 1.0);
         }
 
@@ -305,13 +367,25 @@ impl RefWindow {
         }
         increment *= mul;
 
+        if growth.regrow {
+            // `outage-recovery`: far below the recent peak with no congestion in
+            // sight, the window grows by what was acknowledged (doubling per RTT, as
+            // slow start), free of the restraints that guard the last congestion point.
+            increment = increment.max(ack.bytes_acked.saturating_sub(ack.bytes_acked_ce) as f64);
+        }
+
         // Grow only while the window is in use: bytes in flight recently reached a
         // good part of it (BYTES_IN_FLIGHT_HEAD_ROOM), and the streams can use more.
         let max_allowed =
             mss + self.max_bif.max(self.max_bif_prev) as f64 * cfg.bytes_in_flight_head_room;
         self.app_limited = max_allowed < self.ref_wnd;
-        let grown = self.ref_wnd + increment;
-        if increment > 0.0 && grown <= max_allowed && m.total_target < m.total_max {
+        let mut grown = self.ref_wnd + increment;
+        if growth.regrow {
+            // Slow start's increments are large; take what the bytes in flight allow
+            // rather than nothing.
+            grown = grown.min(max_allowed.max(self.ref_wnd));
+        }
+        if grown > self.ref_wnd && grown <= max_allowed && m.total_target < m.total_max {
             self.ref_wnd = grown;
             self.inflection_blocked = false;
         }
@@ -589,5 +663,61 @@ mod tests {
         };
         w.on_feedback(&cfg, &AckSummary::default(), &m);
         assert_eq!(w.ref_wnd, 100_000.0);
+    }
+
+    /// A window that peaked at 200 kB and is at 20 kB after an outage, one feedback
+    /// acknowledging 10 kB 100 ms after the last congestion event: returns the growth,
+    /// with `outage-recovery` on or off, after a stall or not.
+    fn regrowth(improved: bool, stalled: bool) -> f64 {
+        let mut cfg = SenderConfig::default();
+        cfg.improvements.outage_recovery = improved;
+        let mut w = RefWindow::new(&cfg);
+        let t0 = Instant::from_millis(1000);
+        w.ref_wnd = 200_000.0;
+        w.max_bif = 1_000_000;
+        let quiet = AckSummary::default();
+        w.on_feedback(&cfg, &quiet, &measurements(t0));
+        w.last_congestion = Some(t0);
+        w.ref_wnd = 20_000.0;
+        if stalled {
+            w.on_stall(1);
+        }
+        let ack = AckSummary {
+            bytes_acked: 10_000,
+            packets_acked: 10,
+            ..AckSummary::default()
+        };
+        w.on_feedback(&cfg, &ack, &measurements(t0 + Duration::from_millis(100)));
+        w.ref_wnd - 20_000.0
+    }
+
+    #[test]
+    fn after_an_outage_the_window_regrows_by_what_is_acknowledged() {
+        let improved = regrowth(true, true);
+        assert!((improved - 10_000.0).abs() < 1e-6, "{improved}");
+        // Faithfully it grows by a few hundred bytes (restrained after congestion).
+        let faithful = regrowth(false, true);
+        assert!(faithful < 1_000.0, "{faithful}");
+        // Without a stall, a window cut by congestion signals regrows as usual.
+        assert!((regrowth(true, false) - faithful).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_congestion_event_ends_the_regrowth() {
+        let mut cfg = SenderConfig::default();
+        cfg.improvements.outage_recovery = true;
+        let mut w = RefWindow::new(&cfg);
+        let t0 = Instant::from_millis(1000);
+        w.ref_wnd = 200_000.0;
+        w.on_feedback(&cfg, &AckSummary::default(), &measurements(t0));
+        w.ref_wnd = 20_000.0;
+        w.last_congestion = Some(t0);
+        w.on_stall(1);
+        let lost = AckSummary {
+            packets_lost: 1,
+            ..AckSummary::default()
+        };
+        w.on_feedback(&cfg, &lost, &measurements(t0 + Duration::from_millis(100)));
+        assert!(!w.regrow_armed);
     }
 }
