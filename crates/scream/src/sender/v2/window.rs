@@ -74,9 +74,11 @@ pub(crate) fn headroom(cfg: &SenderConfig, steadiness: f64) -> f64 {
         + (cfg.ref_wnd_overhead_max - cfg.ref_wnd_overhead) * steadiness.clamp(0.0, 1.0)
 }
 
-/// Which opt-in improvements shape the window growth of one feedback.
+/// What shapes the window growth of one feedback besides the measurements.
 #[derive(Clone, Copy, Debug)]
 struct Growth {
+    /// The inflection-point scale before this feedback's back-off.
+    scl: f64,
     /// `delay-convergence` acts (delay-only flow).
     converge: bool,
     /// `outage-recovery` regrowth acts (far below the recent peak, no congestion).
@@ -260,8 +262,12 @@ impl RefWindow {
             && self
                 .last_congestion
                 .is_none_or(|t| now.saturating_duration_since(t) >= quiet);
-        let growth = Growth { converge, regrow };
-        self.increase(cfg, ack, m, srtt, mss, scl_i, growth);
+        let growth = Growth {
+            scl: scl_i,
+            converge,
+            regrow,
+        };
+        self.increase(cfg, ack, m, srtt, mss, growth);
         self.cap_near_max_rate(cfg, m, srtt);
         self.ref_wnd = self.ref_wnd.max(self.min_wnd);
     }
@@ -329,9 +335,9 @@ impl RefWindow {
         m: &Measurements,
         srtt: Duration,
         mss: f64,
-        scl: f64,
         growth: Growth,
     ) {
+        let scl = growth.scl;
         let now = m.now;
         let ratio = mss / self.ref_wnd;
         let mut increment = ack.bytes_acked.saturating_sub(ack.bytes_acked_ce) as f64 * ratio;
