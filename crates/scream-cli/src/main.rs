@@ -2,6 +2,7 @@
 
 mod bench;
 mod ccfb;
+mod eval;
 mod progress;
 mod scenarios;
 mod sim;
@@ -22,6 +23,8 @@ enum Command {
     Sim(sim::SimArgs),
     /// List the built-in scenarios.
     Scenarios,
+    /// Run a fixed evaluation matrix and print its table (`scream eval v2`).
+    Eval(eval::EvalArgs),
     /// Measure simulator speed (simulated seconds and packets per wall-clock second).
     Bench,
     /// RFC 8888 congestion control feedback tools.
@@ -33,6 +36,7 @@ fn main() {
     let result = match cli.command {
         Command::Sim(args) => sim::main(&args),
         Command::Scenarios => Ok(scenarios::listing()),
+        Command::Eval(args) => eval::main(&args),
         Command::Bench => bench::main(),
         Command::Ccfb(args) => ccfb::main(args),
     };

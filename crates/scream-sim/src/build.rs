@@ -11,13 +11,15 @@ use crate::error::SimError;
 use crate::flow::{Flow, StreamInfo};
 use crate::route::{self, Route};
 use crate::scenario::{
-    Algorithm, DEFAULT_CAPACITY_MBPS, DEFAULT_ONE_WAY_DELAY_MS, Direction, EcnSetting, FlowConfig,
-    LinkConfig, QueueConfig, QueueKind, Scenario, SourceConfig, SourceKind,
+    ALL_IMPROVEMENTS, Algorithm, DEFAULT_CAPACITY_MBPS, DEFAULT_ONE_WAY_DELAY_MS, Direction,
+    EcnSetting, FlowConfig, LinkConfig, QueueConfig, QueueKind, Scenario, SourceConfig, SourceKind,
 };
 use crate::source::frame_trace::resolve_path;
 use crate::source::{Audio, Source, Video, load_frame_sizes};
 use scream::receiver::{Receiver, ReceiverConfig};
-use scream::sender::{EcnMode, Sender, SenderConfig, StreamConfig as ScreamStream};
+use scream::sender::{
+    ConfigError, EcnMode, Improvements, Sender, SenderConfig, StreamConfig as ScreamStream,
+};
 use scream::{Bitrate, Duration, Ecn, Instant};
 use scream_netmodel::queue::{Codel, DualPi2, DualPi2Params, EcnThreshold, Fifo, L4sRamp};
 use scream_netmodel::{
@@ -202,6 +204,20 @@ pub(crate) struct Parts {
     pub(crate) streams: Vec<StreamInfo>,
 }
 
+/// The sender's improvements from a flow's `improvements` names (`all` turns on every
+/// one the library knows, so a new improvement joins without a change here).
+pub(crate) fn improvements_of(names: &[String]) -> Result<Improvements, ConfigError> {
+    let mut out = Improvements::default();
+    for name in names {
+        if name == ALL_IMPROVEMENTS {
+            out = Improvements::all();
+            continue;
+        }
+        out.set(name, true)?;
+    }
+    Ok(out)
+}
+
 fn ecn_of(e: EcnSetting) -> (EcnMode, Ecn) {
     match e {
         EcnSetting::None => (EcnMode::None, Ecn::NotEct),
@@ -304,6 +320,10 @@ impl Parts {
         let (ecn_mode, ecn) = ecn_of(cfg.ecn);
         let mut sender_cfg = SenderConfig {
             ecn: ecn_mode,
+            improvements: improvements_of(&cfg.improvements).map_err(|e| SimError::Param {
+                key: format!("{key}.improvements"),
+                reason: e.to_string(),
+            })?,
             ..SenderConfig::default()
         };
         for (param, value) in &cfg.params {
@@ -435,5 +455,36 @@ impl Parts {
             stop,
         });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|n| (*n).to_owned()).collect()
+    }
+
+    #[test]
+    fn all_turns_on_every_improvement_the_library_names() {
+        let on = improvements_of(&names(&[ALL_IMPROVEMENTS])).unwrap();
+        assert_eq!(on.enabled(), Improvements::names().to_vec());
+        assert_eq!(on, Improvements::all());
+    }
+
+    #[test]
+    fn each_name_turns_on_that_improvement_alone() {
+        assert_eq!(improvements_of(&[]).unwrap(), Improvements::default());
+        for name in Improvements::names() {
+            let on = improvements_of(&names(&[name])).unwrap();
+            assert_eq!(on.enabled(), vec![*name]);
+        }
+    }
+
+    #[test]
+    fn an_unknown_name_is_refused_by_name() {
+        let e = improvements_of(&names(&["warp-drive"])).unwrap_err();
+        assert_eq!(e.value, "warp-drive");
     }
 }

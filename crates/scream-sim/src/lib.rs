@@ -14,6 +14,7 @@ pub mod compat;
 mod endpoint;
 pub mod engine;
 pub mod error;
+pub mod eval;
 pub mod flow;
 pub mod metrics;
 pub mod output;

@@ -397,6 +397,31 @@ pub struct FlowConfig {
     pub streams: Vec<StreamConfig>,
     /// `SenderConfig` fields by name (Duration in seconds, Bitrate in bit/s).
     pub params: BTreeMap<String, f64>,
+    /// Opt-in improvements of the sender by name (`scream::sender::Improvements::names`),
+    /// or `"all"`; scream-v2 flows only. A single string is read as a one-name list, so
+    /// that `--set flows.0.improvements=all` works. Default none (the faithful algorithm).
+    #[serde(
+        deserialize_with = "one_or_many",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub improvements: Vec<String>,
+}
+
+/// The improvements name that turns every improvement on.
+pub const ALL_IMPROVEMENTS: &str = "all";
+
+/// A list of strings, or one string as a list of one.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged, expecting = "a name or a list of names")]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(s) => vec![s],
+        OneOrMany::Many(v) => v,
+    })
 }
 
 impl Default for FlowConfig {
@@ -420,6 +445,7 @@ impl Default for FlowConfig {
             source: stream.source,
             streams: Vec::new(),
             params: BTreeMap::new(),
+            improvements: Vec::new(),
         }
     }
 }

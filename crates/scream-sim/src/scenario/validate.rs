@@ -5,10 +5,11 @@
 //! and bounded memory; the checks here add the relations between keys.
 
 use super::model::{
-    Algorithm, FlowConfig, LinkConfig, QueueConfig, Scenario, SourceConfig, SourceKind,
-    StreamConfig,
+    ALL_IMPROVEMENTS, Algorithm, FlowConfig, LinkConfig, QueueConfig, Scenario, SourceConfig,
+    SourceKind, StreamConfig,
 };
 use super::ranges::{self as r, Range};
+use scream::sender::Improvements;
 use std::collections::BTreeSet;
 
 /// A scenario value out of range; displays as `<key> <reason>`, e.g.
@@ -220,8 +221,38 @@ impl Scenario {
                 return fail(format!("{key}.params.{name}"), "must be a finite number");
             }
         }
-        Ok(())
+        validate_improvements(key, f)
     }
+}
+
+/// Each name must be one the library knows (or `all`), and only a SCReAM sender has
+/// improvements to turn on.
+fn validate_improvements(key: &str, f: &FlowConfig) -> Check {
+    if f.improvements.is_empty() {
+        return Ok(());
+    }
+    if f.algorithm != Algorithm::ScreamV2 {
+        return fail(
+            format!("{key}.improvements"),
+            format!(
+                "applies only to scream-v2 flows (this flow is {})",
+                f.algorithm.name()
+            ),
+        );
+    }
+    let known = Improvements::names();
+    for name in &f.improvements {
+        if name != ALL_IMPROVEMENTS && !known.contains(&name.as_str()) {
+            return fail(
+                format!("{key}.improvements"),
+                format!(
+                    "names an unknown improvement \"{name}\" (known: {}, or \"{ALL_IMPROVEMENTS}\" for every one)",
+                    known.join(", ")
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Most streams one flow may hold (the sender's own limit).
@@ -562,6 +593,32 @@ mod tests {
         let e = s.validate().unwrap_err();
         assert_eq!(e.key, "sample_interval_ms");
         assert!(e.reason.contains("use a longer interval"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_improvement_is_named_with_the_known_ones() {
+        let e = flow_error(|f| f.improvements = vec!["all".into(), "warp-drive".into()]);
+        assert_eq!(e.key, "flows[0].improvements");
+        assert!(e.reason.contains("\"warp-drive\""), "{e}");
+        for known in Improvements::names() {
+            assert!(e.reason.contains(known), "{e} lacks {known}");
+        }
+    }
+
+    #[test]
+    fn improvements_are_for_scream_flows_only() {
+        let e = flow_error(|f| {
+            f.algorithm = Algorithm::Cbr;
+            f.improvements = vec!["all".into()];
+        });
+        assert_eq!(e.key, "flows[0].improvements");
+        assert!(e.reason.contains("scream-v2"), "{e}");
+        let mut s = Scenario::default();
+        s.flows[0].improvements = Improvements::names()
+            .iter()
+            .map(|n| (*n).to_owned())
+            .collect();
+        assert_eq!(s.validate(), Ok(()));
     }
 
     #[test]

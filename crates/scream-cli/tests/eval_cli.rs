@@ -1,0 +1,89 @@
+//! `scream eval v2` seen from the shell: listing, filtering, formats and missing data.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn scream(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_scream"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("the scream binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn list_shows_the_filtered_case_ids_without_running_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let o = scream(
+        &[
+            "eval",
+            "v2",
+            "--list",
+            "--filter",
+            "const-10M/",
+            "--filter",
+            "/all",
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ids: Vec<String> = stdout(&o).lines().map(str::to_owned).collect();
+    assert_eq!(
+        ids,
+        [
+            "const-10M/l4s/all",
+            "const-10M/classic/all",
+            "const-10M/delay/all"
+        ]
+    );
+}
+
+#[test]
+fn a_filter_matching_nothing_is_an_error_pointing_at_list() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let o = scream(&["eval", "v2", "--filter", "no-such-link"], dir.path());
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("no-such-link"), "{err}");
+    assert!(err.contains("--list"), "{err}");
+}
+
+#[test]
+fn missing_traces_skip_their_cases_with_a_note_naming_the_path() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for format in ["text", "md", "csv", "json"] {
+        let o = scream(
+            &[
+                "eval",
+                "v2",
+                "--filter",
+                "lte-verizon/delay/faithful",
+                "--data",
+                "nodata",
+                "--format",
+                format,
+            ],
+            dir.path(),
+        );
+        assert!(o.status.success(), "{format}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("lte-verizon"), "{format}: {out}");
+        assert!(
+            out.contains("nodata/links/mahimahi-Verizon-LTE-short.down"),
+            "{format}: {out}"
+        );
+        assert!(
+            stderr(&o).contains("1 of 1 cases skipped"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}

@@ -1,0 +1,151 @@
+//! `scream eval v2`: a fixed, re-runnable evaluation matrix of SCReAM V2 — links × ECN
+//! modes × improvement sets — measured the same way every time, so that a change to the
+//! algorithm shows up as a diff of one table (docs/eval-v2.md).
+//!
+//! [`matrix`] lists the cases, [`run_cases`] runs them on several threads (each case is
+//! a pure function of its scenario, so the results do not depend on the thread count),
+//! [`verdicts`] compares the option sets and [`render`] prints it all.
+
+mod cases;
+mod metrics;
+mod table;
+mod verdict;
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+pub use cases::{Case, LinkCase, MissingData, Mode, OptionSet, matrix};
+pub use metrics::{CaseMetrics, Recovery, measure};
+pub use table::{Format, REGENERATE, markdown_row, render};
+pub use verdict::{Verdict, verdicts};
+
+/// Default folder of the link traces: `../shared/data` from the current directory, as
+/// the built-in `lumos5g` and `lte` scenarios find theirs (see docs/scenarios.md).
+pub const DEFAULT_DATA_DIR: &str = "../shared/data";
+
+/// What became of one case.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// It ran.
+    Done(CaseMetrics),
+    /// It did not run; why (a missing trace file, or the simulator's error).
+    Skipped(String),
+}
+
+/// One row of the table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseResult {
+    /// The case.
+    pub case: Case,
+    /// Its measures, or why there are none.
+    pub outcome: Outcome,
+}
+
+impl CaseResult {
+    /// The measures, if the case ran.
+    pub fn metrics(&self) -> Option<&CaseMetrics> {
+        match &self.outcome {
+            Outcome::Done(m) => Some(m),
+            Outcome::Skipped(_) => None,
+        }
+    }
+}
+
+/// The cases whose id contains every one of `filters` (all cases without filters).
+pub fn select(cases: Vec<Case>, filters: &[String]) -> Vec<Case> {
+    cases
+        .into_iter()
+        .filter(|c| {
+            let id = c.id();
+            filters.iter().all(|f| id.contains(f.as_str()))
+        })
+        .collect()
+}
+
+/// Runs and measures one case.
+pub fn run_case(case: &Case, data_dir: &Path) -> CaseResult {
+    let outcome = match case.scenario(data_dir) {
+        Err(missing) => Outcome::Skipped(missing.to_string()),
+        Ok(scenario) => match crate::run(&scenario, scenario.seed, None) {
+            Ok(run) => Outcome::Done(measure(&scenario, &run, case.jain_window_s())),
+            Err(e) => Outcome::Skipped(e.to_string()),
+        },
+    };
+    CaseResult {
+        case: *case,
+        outcome,
+    }
+}
+
+/// Runs `cases` on `jobs` threads (at least one) and returns their results in the
+/// order of `cases`. `on_done` is called from the worker threads after each case with
+/// the number finished so far.
+pub fn run_cases(
+    cases: &[Case],
+    data_dir: &Path,
+    jobs: usize,
+    on_done: &(dyn Fn(usize) + Sync),
+) -> Vec<CaseResult> {
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; cases.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, cases.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(case) = cases.get(i) else { break };
+                    let result = run_case(case, data_dir);
+                    // A poisoned lock means another worker panicked; the scope re-raises
+                    // that panic, so this worker may just stop.
+                    let Ok(mut slots) = slots.lock() else { break };
+                    slots[i] = Some(result);
+                    drop(slots);
+                    on_done(finished.fetch_add(1, Ordering::Relaxed) + 1);
+                }
+            });
+        }
+    });
+    slots
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .into_iter()
+        .zip(cases)
+        .map(|(r, case)| {
+            r.unwrap_or_else(|| CaseResult {
+                case: *case,
+                outcome: Outcome::Skipped("not run".to_owned()),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_must_all_match_the_id() {
+        let all = matrix();
+        let some = select(all.clone(), &["const-10M/".into(), "/faithful".into()]);
+        assert_eq!(some.len(), Mode::ALL.len());
+        assert!(some.iter().all(|c| c.link == LinkCase::Constant(10.0)));
+        assert_eq!(select(all.clone(), &[]).len(), all.len());
+        assert!(select(all, &["no such case".into()]).is_empty());
+    }
+
+    #[test]
+    fn missing_data_skips_the_case_with_the_path() {
+        let case = Case {
+            link: LinkCase::Lumos5g(32),
+            mode: Mode::L4s,
+            options: OptionSet::Faithful,
+        };
+        let r = run_cases(&[case], Path::new("/nowhere"), 2, &|_| {});
+        match &r[0].outcome {
+            Outcome::Skipped(why) => assert!(why.contains("/nowhere/links/lumos5g"), "{why}"),
+            Outcome::Done(_) => panic!("ran without its trace"),
+        }
+    }
+}
