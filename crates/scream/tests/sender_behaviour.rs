@@ -659,3 +659,81 @@ fn the_pacing_rate_follows_feedback_not_frames() {
         "the backlog raises the pacing rate at the next feedback: {before} -> {after}"
     );
 }
+
+/// Pacing rate and target after frames whose packets are acknowledged five at a time,
+/// 5 ms apart (the path delivers about 8 Mbit/s), with `l4s-pacing` on or off.
+fn paced_after_slow_delivery(l4s_pacing: bool) -> (Bitrate, Bitrate) {
+    let mut cfg = config(EcnMode::L4s);
+    cfg.improvements.l4s_pacing = l4s_pacing;
+    let mut h = Harness::new(cfg);
+    for _ in 0..20 {
+        let sent = h.send_frame(20_000);
+        for chunk in sent.chunks(5) {
+            h.advance(Duration::from_millis(5));
+            h.ack(chunk, Duration::from_millis(5), |_| false);
+        }
+    }
+    let stats = h.sender.stats();
+    (stats.pacing_rate, h.sender.target_bitrate(h.stream))
+}
+
+#[test]
+fn l4s_pacing_paces_no_faster_than_the_path_delivers() {
+    let (faithful, _) = paced_after_slow_delivery(false);
+    let (capped, target) = paced_after_slow_delivery(true);
+    // 5 packets of 1012 bytes per 5 ms.
+    let delivered = Bitrate::from_bps(5.0 * 1012.0 * 8.0 / 0.005);
+    let cap = delivered.bps().max(1.1 * target.bps());
+    assert!(faithful.bps() > cap * 1.2, "faithful {faithful}, cap {cap}");
+    assert!(capped.bps() <= cap * 1.0001, "capped {capped}, cap {cap}");
+}
+
+/// A sender goes a second without feedback (frames every 50 ms, all lost), then
+/// sends P, and 40 ms later Q, after its flight was given up; only Q is reported, so
+/// P (sent into the outage) is lost. Returns the window just before and just after
+/// that feedback, and the packets the sender counted lost from it.
+fn feedback_after_an_outage(outage_recovery: bool) -> (u64, u64, u64) {
+    let mut cfg = config(EcnMode::None);
+    cfg.improvements.outage_recovery = outage_recovery;
+    let mut h = Harness::new(cfg);
+    for _ in 0..5 {
+        clean_round(&mut h);
+    }
+    for _ in 0..20 {
+        h.advance(Duration::from_millis(50));
+        h.send_frame(3000);
+    }
+    // Long enough for any stall timeout: the next poll gives the flight up.
+    h.advance(Duration::from_secs(1));
+    h.drain();
+    let p = h.send_frame(500);
+    assert_eq!(p.len(), 1, "P leaves");
+    h.advance(Duration::from_millis(40));
+    let q = h.send_frame(500);
+    assert_eq!(q.len(), 1, "Q leaves");
+    h.advance(Duration::from_millis(10));
+    let before = h.window();
+    let lost_before = h.sender.stats().packets_lost;
+    h.ack(&q, Duration::from_millis(5), |_| false);
+    (
+        before,
+        h.window(),
+        h.sender.stats().packets_lost - lost_before,
+    )
+}
+
+#[test]
+fn losses_of_the_outage_itself_do_not_end_the_regrowth() {
+    let (before, after, lost) = feedback_after_an_outage(false);
+    assert!(lost > 0, "the report reveals losses");
+    assert!(
+        after < before,
+        "faithful: a loss back-off ({before} -> {after})"
+    );
+    let (before, after, lost) = feedback_after_an_outage(true);
+    assert!(lost > 0, "the losses are still counted");
+    assert!(
+        after > before,
+        "outage-recovery: regrowth ({before} -> {after})"
+    );
+}

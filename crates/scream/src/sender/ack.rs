@@ -17,6 +17,10 @@ use crate::ecn::Ecn;
 use crate::feedback::{Feedback, PacketStatus};
 use crate::time::Instant;
 
+/// `outage-recovery`: losses reported within this many RTTs of feedback returning
+/// after an outage are counted but do not count as congestion.
+const OUTAGE_GRACE_RTTS: u32 = 2;
+
 impl Sender {
     /// Feedback arrived from the receiver.
     pub fn on_feedback(&mut self, now: Instant, feedback: &Feedback) {
@@ -104,11 +108,19 @@ impl Sender {
         }
         self.counters.packets_acked += ack.packets_acked;
         if ack.packets_acked > 0 {
+            if self.silent_stalls > 0 && self.config.improvements.outage_recovery {
+                // Feedback is back after an outage. It will report the packets the
+                // last bursts into the dead path lost there; those losses tell of the
+                // outage, not of the capacity now, and must not end the regrowth.
+                self.outage_grace_until = Some(now + self.delay.srtt() * OUTAGE_GRACE_RTTS);
+            }
             self.silent_stalls = 0;
             self.last_ack_progress = Some(now);
         }
         self.counters.packets_ce += ack.packets_ce;
         self.rate_acked.add(now, ack.bytes_acked);
+        self.delivery
+            .on_feedback(now, ack.bytes_acked, ack.packets_acked);
         self.rate_ce.add(now, ack.bytes_acked_ce);
 
         if let Some(t) = newest_sent {
@@ -124,6 +136,9 @@ impl Sender {
             self.newest_acked_sent_at = Some(newest);
         }
         self.detect_losses(now, &mut ack);
+        if self.outage_grace_until.is_some_and(|t| now < t) {
+            ack.packets_lost = 0;
+        }
 
         let srtt = self.delay.srtt();
         self.delay.on_feedback_end(

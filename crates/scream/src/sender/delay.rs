@@ -350,6 +350,15 @@ impl DelayEstimator {
         self.standing_started = Some(now);
     }
 
+    /// Forgets the queue-delay variation (`outage-recovery`, after an outage): the
+    /// swings of an outage say nothing about the path that comes back, and would
+    /// restrain the window growth for seconds.
+    pub(crate) fn forget_variation(&mut self) {
+        self.qd_max_avg = 0.0;
+        self.qd_min_avg = f64::MAX;
+        self.latency_diff_avg = 0.0;
+    }
+
     /// Factor applied to the targets: below one while a base delay refresh drains the
     /// queue.
     pub(crate) fn rate_factor(&self) -> f64 {
@@ -613,6 +622,22 @@ mod tests {
         // controller's follows it there, then keeps following it.
         assert!(fresh < Duration::from_millis(150), "{fresh:?}");
         assert!(fresh < faithful / 2);
+    }
+
+    #[test]
+    fn forgetting_the_variation_makes_the_queue_delay_steady_again() {
+        let mut d = DelayEstimator::new(Duration::from_secs(600));
+        let interval = Duration::from_millis(25);
+        // The queue delay swings between 0 and 40 ms for a few seconds.
+        for i in 0..200u64 {
+            let now = Instant::from_millis(1000 + 25 * i);
+            let owd = if i % 2 == 0 { 10_000_000 } else { 50_000_000 };
+            d.on_owd_sample(now, owd, AGE, TARGET);
+            d.on_feedback_end(now, 0.25, interval, TARGET);
+        }
+        assert!(d.steadiness() < 0.1, "{}", d.steadiness());
+        d.forget_variation();
+        assert_eq!(d.steadiness(), 1.0);
     }
 
     trait FromSecs {

@@ -220,6 +220,7 @@ mod ack;
 mod clock;
 mod config;
 mod delay;
+mod delivery;
 mod improvements;
 mod in_flight;
 mod pacing;
@@ -307,12 +308,16 @@ pub struct Sender {
     silent_stalls: u32,
     /// When the latest feedback that acknowledged anything arrived (sender time).
     last_ack_progress: Option<Instant>,
+    /// Until when losses are not congestion: the outage's own (`outage-recovery`).
+    outage_grace_until: Option<Instant>,
     counters: Counters,
     rate_tx: RateMeter,
     rate_acked: RateMeter,
     rate_lost: RateMeter,
     rate_ce: RateMeter,
     rate_media: RateMeter,
+    /// Recent peak delivery rate (`l4s-pacing`).
+    delivery: delivery::DeliveryPeak,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -345,12 +350,14 @@ impl Sender {
             last_sent: None,
             silent_stalls: 0,
             last_ack_progress: None,
+            outage_grace_until: None,
             counters: Counters::default(),
             rate_tx: RateMeter::default(),
             rate_acked: RateMeter::default(),
             rate_lost: RateMeter::default(),
             rate_ce: RateMeter::default(),
             rate_media: RateMeter::default(),
+            delivery: delivery::DeliveryPeak::default(),
         })
     }
 
@@ -453,6 +460,7 @@ impl Sender {
             self.silent_stalls = self.silent_stalls.saturating_add(1);
             if self.config.improvements.outage_recovery {
                 self.algorithm.on_stall(self.silent_stalls);
+                self.delay.forget_variation();
             }
         }
     }

@@ -4,7 +4,7 @@
 //! follows the targets.
 
 use super::pacing::{self, PacingInput};
-use super::{Event, Sender, StreamId, push_event, scheduler};
+use super::{EcnMode, Event, Sender, StreamId, push_event, scheduler};
 use crate::units::Bitrate;
 
 impl Sender {
@@ -74,7 +74,7 @@ impl Sender {
         } else {
             1.0
         };
-        self.pacing_rate = pacing::pacing_rate(
+        let mut rate = pacing::pacing_rate(
             &self.config,
             PacingInput {
                 total_target,
@@ -83,5 +83,11 @@ impl Sender {
                 frame_scale,
             },
         );
+        if self.config.improvements.l4s_pacing && self.config.ecn == EcnMode::L4s {
+            if let Some(peak) = self.delivery.peak() {
+                rate = pacing::cap_to_delivery(rate, total_target, peak);
+            }
+        }
+        self.pacing_rate = rate;
     }
 }

@@ -66,6 +66,13 @@ const REGROW_QUIET_RTTS: u32 = 2;
 const STALLS_BEFORE_BACKOFF: u32 = 3;
 const STALL_BACKOFF: f64 = 0.5;
 
+/// `delay-convergence` acts only on windows whose multiplicative increase is at least
+/// this many times the additive one (the increase per RTT is about
+/// `mss + mul_increase_factor · ref_wnd`): additive increase and the proportional
+/// back-off already equalise smaller windows, and freeing their growth only raised the
+/// queue of many small flows.
+const CONVERGENCE_MUL_DOMINANCE: f64 = 2.0;
+
 /// Send window headroom over the reference window: `REF_WND_OVERHEAD` when the queue
 /// delay varies, up to `ref_wnd_overhead_max` when it is steady (reference adaptive
 /// window headroom; the draft multiplies by `rel_framesize_high` instead).
@@ -173,7 +180,9 @@ impl RefWindow {
         let last_congestion = *self.last_congestion.get_or_insert(now);
         self.roll_bytes_in_flight(now, srtt, m.bytes_in_flight);
         self.update_l4s_alpha(cfg, ack, now, srtt);
-        let converge = cfg.improvements.delay_convergence && cfg.ecn == EcnMode::None;
+        let converge = cfg.improvements.delay_convergence
+            && cfg.ecn == EcnMode::None
+            && self.ref_wnd * cfg.mul_increase_factor > CONVERGENCE_MUL_DOMINANCE * mss;
         let started = *self.peak_at.get_or_insert(now);
         if now.saturating_duration_since(started) >= PEAK_BUCKET {
             self.peak_prev = self.peak;
