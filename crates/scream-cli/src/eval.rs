@@ -40,6 +40,10 @@ struct V2Args {
     /// List the case ids (after --filter) without running them.
     #[arg(long)]
     list: bool,
+    /// Print the selected cases as scenario files (TOML, for `scream sim FILE`)
+    /// instead of running them.
+    #[arg(long, conflicts_with = "list")]
+    scenarios: bool,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -61,6 +65,9 @@ pub(crate) fn main(args: &EvalArgs) -> Result<String, String> {
     }
     if args.list {
         return Ok(cases.iter().map(|c| c.id() + "\n").collect());
+    }
+    if args.scenarios {
+        return scenario_files(&cases, &args.data);
     }
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
@@ -92,4 +99,19 @@ pub(crate) fn main(args: &EvalArgs) -> Result<String, String> {
         FormatArg::Json => Format::Json,
     };
     Ok(eval::render(&results, &verdicts, format))
+}
+
+/// The cases' scenarios as TOML, one document per case headed by its id.
+fn scenario_files(cases: &[eval::Case], data: &std::path::Path) -> Result<String, String> {
+    // Trace paths are made absolute: a scenario file resolves relative ones against its
+    // own folder, wherever it is saved.
+    let data = std::fs::canonicalize(data).unwrap_or_else(|_| data.to_path_buf());
+    let mut out = String::new();
+    for case in cases {
+        let scenario = case.scenario(&data).map_err(|e| e.to_string())?;
+        let text =
+            scream_sim::scenario::to_toml(&scenario).map_err(|e| format!("{}: {e}", case.id()))?;
+        out.push_str(&format!("# case {}\n{text}\n", case.id()));
+    }
+    Ok(out)
 }

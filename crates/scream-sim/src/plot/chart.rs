@@ -37,17 +37,49 @@ const PLOT_WIDTH_PX: f64 = 990.0;
 const LEGEND_ROW_PX: f64 = 21.0;
 const LEGEND_PADDING_PX: f64 = 30.0;
 
+/// A y range taller than this many times the 99th percentile of the values is cut at
+/// [`CLIP_HEADROOM`] times that percentile: one outage spike of a second would
+/// otherwise flatten the milliseconds that the rest of the run is about.
+const CLIP_RATIO: f64 = 4.0;
+const CLIP_HEADROOM: f64 = 1.5;
+
+/// The top of the y range, and whether higher values are cut off.
+fn y_range(fig: &Figure) -> (f64, bool) {
+    let mut ys: Vec<f64> = fig
+        .lines
+        .iter()
+        .flat_map(|l| l.points.iter().map(|p| p.1))
+        .filter(|y| y.is_finite())
+        .collect();
+    let max = ys.iter().copied().fold(0.0_f64, f64::max);
+    if ys.is_empty() {
+        return (max, false);
+    }
+    let k = (ys.len() * 99 / 100).min(ys.len() - 1);
+    let p99 = *ys.select_nth_unstable_by(k, f64::total_cmp).1;
+    if p99 > 0.0 && max > CLIP_RATIO * p99 {
+        (CLIP_HEADROOM * p99, true)
+    } else {
+        (max, false)
+    }
+}
+
 pub(super) fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     fig: &Figure,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
-    let y_top = fig
-        .lines
-        .iter()
-        .flat_map(|l| l.points.iter().map(|p| p.1))
-        .filter(|y| y.is_finite())
-        .fold(0.0_f64, f64::max);
+    let (y_top, clipped) = y_range(fig);
+    let caption = if clipped {
+        format!(
+            "{} (peaks above {} cut off)",
+            fig.title,
+            tick_label(y_top, y_top)
+        )
+    } else {
+        fig.title.clone()
+    };
+    let y_data_top = y_top;
     let rows = u32::try_from(fig.lines.len()).unwrap_or(u32::MAX);
     let legend_share =
         ((f64::from(rows) * LEGEND_ROW_PX + LEGEND_PADDING_PX) / PLOT_HEIGHT_PX).min(0.6);
@@ -59,7 +91,7 @@ pub(super) fn draw<DB: DrawingBackend>(
     let x_max = if fig.x_max_s > 0.0 { fig.x_max_s } else { 1.0 };
 
     let mut chart = ChartBuilder::on(root)
-        .caption(&fig.title, (FONT, 24))
+        .caption(&caption, (FONT, 24))
         .margin(12)
         .x_label_area_size(50)
         .y_label_area_size(80)
@@ -90,7 +122,9 @@ pub(super) fn draw<DB: DrawingBackend>(
             filled: false,
             stroke_width: 1,
         };
-        let points = line.points.iter().copied();
+        // Cut-off values run along the top edge.
+        let clip = |(x, y): (f64, f64)| (x, y.min(y_data_top));
+        let points = line.points.iter().copied().map(clip);
         let series = match line.stroke {
             Stroke::Solid(width) => {
                 for k in 1..width {
@@ -98,7 +132,9 @@ pub(super) fn draw<DB: DrawingBackend>(
                     let shifted = line
                         .points
                         .iter()
-                        .map(|&(x, y)| (x + offset * px_x, y + offset * px_y));
+                        .copied()
+                        .map(clip)
+                        .map(|(x, y)| (x + offset * px_x, y + offset * px_y));
                     chart.draw_series(LineSeries::new(shifted, style))?;
                 }
                 chart.draw_series(LineSeries::new(points, style))?
@@ -131,5 +167,37 @@ fn tick_label(value: f64, range: f64) -> String {
         format!("{value:.1}")
     } else {
         format!("{value:.2}")
+    }
+}
+
+#[cfg(test)]
+mod y_range_tests {
+    use super::*;
+
+    fn figure(ys: &[f64]) -> Figure {
+        Figure {
+            title: "t".into(),
+            y_label: "y".into(),
+            x_max_s: 1.0,
+            lines: vec![Line {
+                label: "l".into(),
+                points: ys.iter().enumerate().map(|(i, y)| (i as f64, *y)).collect(),
+                color: RGBColor(0, 0, 0),
+                stroke: Stroke::Solid(1),
+            }],
+        }
+    }
+
+    #[test]
+    fn a_lone_spike_is_cut_off_and_ordinary_ranges_are_not() {
+        let mut ys: Vec<f64> = (0..1000).map(|i| f64::from(i % 10)).collect();
+        assert_eq!(y_range(&figure(&ys)), (9.0, false));
+        ys[500] = 1000.0;
+        let (top, clipped) = y_range(&figure(&ys));
+        assert!(clipped);
+        assert!((top - 1.5 * 9.0).abs() < 1e-9, "{top}");
+        // A range that is wide everywhere is kept whole.
+        let wide: Vec<f64> = (0..1000).map(f64::from).collect();
+        assert_eq!(y_range(&figure(&wide)), (999.0, false));
     }
 }

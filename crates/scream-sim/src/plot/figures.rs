@@ -172,9 +172,11 @@ impl<'a> Data<'a> {
         self.add(
             &mut lines,
             Scope::Stream,
+            // The RTP queue's per-frame sawtooth is drawn first, so that it does not
+            // hide the path queue delay.
             &[
-                ("path queue delay", |s| s.sojourn_ms),
                 ("RTP queue delay", |s| s.rtp_queue_delay_ms),
+                ("path queue delay", |s| s.sojourn_ms),
             ],
         );
         self.add(
@@ -190,11 +192,13 @@ impl<'a> Data<'a> {
         self.add(
             &mut lines,
             Scope::Flow,
+            // Bytes in flight swing with every frame; drawn first, they leave the
+            // window visible.
             &[
+                ("bytes in flight", |s| s.bytes_in_flight.map(|b| b / 1000.0)),
                 ("reference window", |s| {
                     s.ref_window_bytes.map(|b| b / 1000.0)
                 }),
-                ("bytes in flight", |s| s.bytes_in_flight.map(|b| b / 1000.0)),
             ],
         );
         self.figure("reference window", "size (kB)", lines)

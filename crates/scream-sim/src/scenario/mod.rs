@@ -9,3 +9,8 @@ pub mod validate;
 
 pub use model::*;
 pub use validate::ValidationError;
+
+/// `scenario` as a scenario file that [`load`] reads back to the same scenario.
+pub fn to_toml(scenario: &Scenario) -> Result<String, String> {
+    toml_edit::ser::to_string_pretty(scenario).map_err(|e| e.to_string())
+}
