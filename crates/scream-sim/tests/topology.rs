@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::mean_over;
+
 use scream_sim::metrics::Sample;
 use scream_sim::scenario::load::{load_builtin, load_str};
 use scream_sim::summary::LinkSummary;
@@ -15,17 +17,6 @@ fn scenario(text: &str) -> Scenario {
 
 fn builtin(name: &str) -> Scenario {
     load_builtin(name, &[]).unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// Mean of `value` over the rows of flow `flow` with `from < t <= to`.
-fn mean_over(r: &RunResult, flow: &str, from: f64, to: f64, value: fn(&Sample) -> f64) -> f64 {
-    let v: Vec<f64> = r
-        .samples
-        .iter()
-        .filter(|s| &*s.flow == flow && s.t_s > from && s.t_s <= to)
-        .map(value)
-        .collect();
-    v.iter().sum::<f64>() / v.len().max(1) as f64
 }
 
 /// The summary of the (only) link's reverse direction.
