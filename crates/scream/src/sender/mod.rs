@@ -31,6 +31,10 @@
 //! generation-specific window and target logic sits in an enum (`v2::Algorithm`), so
 //! RFC 8298 and the 2014 draft can join as sibling variants.
 //!
+//! The sender runs the faithful algorithm unless [`SenderConfig::improvements`] turns on
+//! some of the opt-in [`Improvements`], which fix weaknesses that the draft and the
+//! reference share.
+//!
 //! # Deviations from the draft, and why
 //!
 //! - **`MUL_INCREASE_FACTOR` defaults to 0.05** (draft: 0.02), the reference
