@@ -75,17 +75,33 @@ mod tests {
     }
 
     #[test]
-    fn default_is_paper_step_under_another_name() {
-        // Everything but the name, the description and comments must match.
-        let strip = |text: &str| -> Vec<String> {
-            text.lines()
-                .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-                .filter(|l| !l.starts_with("name =") && !l.starts_with("description ="))
-                .map(str::to_owned)
-                .collect()
+    fn default_is_paper_step_plus_an_outage_with_every_improvement() {
+        let load = |name: &str| -> crate::Scenario {
+            crate::scenario::load::load_builtin(name, &[]).expect(name)
         };
-        let default = find("default").expect("default exists");
-        let paper = find("paper-step").expect("paper-step exists");
-        assert_eq!(strip(default.text), strip(paper.text));
+        let (mut default, paper) = (load("default"), load("paper-step"));
+        let flow = &mut default.flows[0];
+        assert_eq!(flow.improvements, ["all"]);
+        flow.improvements.clear();
+        let link = default.link.as_mut().expect("one link");
+        let outage: Vec<[f64; 2]> = link
+            .capacity_steps
+            .iter()
+            .copied()
+            .filter(|s| s[1] == 0.0)
+            .collect();
+        assert_eq!(outage.len(), 1, "one outage");
+        // The step after the outage restores the capacity it started from.
+        let back = *link
+            .capacity_steps
+            .iter()
+            .find(|s| s[0] > outage[0][0])
+            .expect("capacity returns");
+        assert_eq!(Some(back[1]), link.capacity_mbps);
+        link.capacity_steps
+            .retain(|s| s[0] != outage[0][0] && s[0] != back[0]);
+        default.name = paper.name.clone();
+        default.description = paper.description.clone();
+        assert_eq!(default, paper);
     }
 }
