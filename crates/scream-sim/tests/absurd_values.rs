@@ -10,16 +10,16 @@ use scream_sim::scenario::ranges;
 use scream_sim::{Scenario, SimError, run};
 use std::path::PathBuf;
 
-/// The default scenario shortened to 2 s, with `sets` applied as on the command line.
-fn default_with(sets: &[&str]) -> Scenario {
+/// The paper-step scenario (one faithful SCReAM flow) shortened to 2 s, with `sets` applied as on the command line.
+fn plain_with(sets: &[&str]) -> Scenario {
     let mut all = vec!["duration_s=2"];
     all.extend_from_slice(sets);
-    load_builtin("default", &overrides(&all)).expect("the overrides load")
+    load_builtin("paper-step", &overrides(&all)).expect("the overrides load")
 }
 
-/// The validation error of the default scenario with `sets`, as `scream sim` prints it.
+/// The validation error of the paper-step scenario with `sets`, as `scream sim` prints it.
 fn refusal(sets: &[&str]) -> String {
-    match default_with(sets).validate() {
+    match plain_with(sets).validate() {
         Err(e) => e.to_string(),
         Ok(()) => panic!("{sets:?} passed validation"),
     }
@@ -34,12 +34,12 @@ fn trace_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
-/// The error of running the default scenario over the capacity trace `text`.
+/// The error of running the paper-step scenario over the capacity trace `text`.
 fn trace_run_error(name: &str, text: &str, format: &str) -> String {
     let path = trace_file(name, text);
     let trace = format!("link.trace={}", path.display());
     let format = format!("link.trace_format={format}");
-    let s = default_with(&[&trace, &format]);
+    let s = plain_with(&[&trace, &format]);
     let e = run(&s, 1, None).map(|_| ()).unwrap_err();
     assert!(matches!(e, SimError::LinkTrace { .. }), "{e}");
     e.to_string()
@@ -100,7 +100,7 @@ fn a_capacity_of_a_fraction_of_a_bit_per_second_is_rejected_with_its_range() {
     // The documented special values still pass.
     for v in ["0", "inf", "0.001", "1e7"] {
         assert_eq!(
-            default_with(&[&format!("link.capacity_mbps={v}")]).validate(),
+            plain_with(&[&format!("link.capacity_mbps={v}")]).validate(),
             Ok(())
         );
     }
@@ -176,7 +176,7 @@ fn bitrates_of_1e300_mbps_are_rejected() {
         e.starts_with("flows[0].start_bitrate_mbps makes the cbr flows send 2.470e7 packets"),
         "{e}"
     );
-    let ok = default_with(&[
+    let ok = plain_with(&[
         "flows.0.algorithm=cbr",
         "flows.0.start_bitrate_mbps=1e5",
         "flows.0.stop_s=1.5",
@@ -208,7 +208,7 @@ fn mahimahi_stamps_near_u64_max_are_rejected() {
     }
     // The latest stamp accepted runs.
     let path = trace_file("latest.txt", "1\n2\n10000000000000\n");
-    let s = default_with(&[&format!("link.trace={}", path.display())]);
+    let s = plain_with(&[&format!("link.trace={}", path.display())]);
     run(&s, 1, None).unwrap();
 }
 
