@@ -661,16 +661,19 @@ fn the_pacing_rate_follows_feedback_not_frames() {
 }
 
 /// Pacing rate and target after frames whose packets are acknowledged five at a time,
-/// 5 ms apart (the path delivers about 8 Mbit/s), with `l4s-pacing` on or off.
-fn paced_after_slow_delivery(l4s_pacing: bool) -> (Bitrate, Bitrate) {
+/// 20 ms apart (the path delivers about 2 Mbit/s), one packet of each frame CE-marked
+/// (`ce_marks`) or none, with `l4s-pacing` on or off.
+fn paced_after_slow_delivery(l4s_pacing: bool, ce_marks: bool) -> (Bitrate, Bitrate) {
     let mut cfg = config(EcnMode::L4s);
     cfg.improvements.l4s_pacing = l4s_pacing;
     let mut h = Harness::new(cfg);
     for _ in 0..20 {
         let sent = h.send_frame(20_000);
-        for chunk in sent.chunks(5) {
-            h.advance(Duration::from_millis(5));
-            h.ack(chunk, Duration::from_millis(5), |_| false);
+        for (k, chunk) in sent.chunks(5).enumerate() {
+            h.advance(Duration::from_millis(20));
+            h.ack(chunk, Duration::from_millis(5), |i| {
+                ce_marks && k == 0 && i == 0
+            });
         }
     }
     let stats = h.sender.stats();
@@ -679,13 +682,20 @@ fn paced_after_slow_delivery(l4s_pacing: bool) -> (Bitrate, Bitrate) {
 
 #[test]
 fn l4s_pacing_paces_no_faster_than_the_path_delivers() {
-    let (faithful, _) = paced_after_slow_delivery(false);
-    let (capped, target) = paced_after_slow_delivery(true);
-    // 5 packets of 1012 bytes per 5 ms.
-    let delivered = Bitrate::from_bps(5.0 * 1012.0 * 8.0 / 0.005);
+    let (faithful, _) = paced_after_slow_delivery(false, true);
+    let (capped, target) = paced_after_slow_delivery(true, true);
+    // 5 packets of 1012 bytes per 20 ms.
+    let delivered = Bitrate::from_bps(5.0 * 1012.0 * 8.0 / 0.020);
     let cap = delivered.bps().max(1.1 * target.bps());
     assert!(faithful.bps() > cap * 1.2, "faithful {faithful}, cap {cap}");
     assert!(capped.bps() <= cap * 1.0001, "capped {capped}, cap {cap}");
+}
+
+#[test]
+fn l4s_pacing_leaves_pacing_alone_while_nothing_is_marked() {
+    let (faithful, _) = paced_after_slow_delivery(false, false);
+    let (improved, _) = paced_after_slow_delivery(true, false);
+    assert_eq!(faithful, improved);
 }
 
 /// A sender goes a second without feedback (frames every 50 ms, all lost), then

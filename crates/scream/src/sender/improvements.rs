@@ -67,10 +67,13 @@ pub struct Improvements {
     /// ECN-capable flows keep the faithful behaviour: their marks already give an AIMD
     /// cycle, and an unrestrained growth overshoots a classic ECN threshold.
     pub delay_convergence: bool,
-    /// `l4s-pacing` (L4S mode only): packets leave no faster than the path recently
-    /// delivered them (the peak, over the last half second, of the acknowledged bytes
-    /// of a feedback over the time since the previous one), but never slower than 1.1
-    /// times the target.
+    /// `l4s-pacing` (L4S mode only): while the bottleneck marks (`l4s_alpha` at least
+    /// 0.001), packets leave no faster than the path recently delivered them (the
+    /// peak, over the last half second, of the acknowledged bytes of a feedback over
+    /// the time since the previous one), but never slower than 1.1 times the target.
+    /// Without marks the faithful pacing stays: there is no burst to spare the
+    /// bottleneck, and it drains an RTP queue backlog faster (capped pacing alone
+    /// raised the frame delay p95 on a 5G trace from 26 to 140 ms).
     ///
     /// Faithfully, pacing runs at 1.5 times the target, more for large frames, and up
     /// to five times more near the streams' maximum bitrate. A frame paced out faster

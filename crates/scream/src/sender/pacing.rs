@@ -48,6 +48,9 @@ pub(crate) fn pacing_rate(cfg: &SenderConfig, input: PacingInput) -> Bitrate {
     rate
 }
 
+/// `l4s-pacing` caps the pacing rate only while `l4s_alpha`, the averaged CE fraction,
+/// is at least this (one mark in a thousand packets).
+pub(crate) const L4S_PACING_MIN_ALPHA: f64 = 0.001;
 /// `l4s-pacing`: the pacing rate never falls below this factor over the total target,
 /// or the RTP queue would grow; it is also how the cap climbs when capacity grows
 /// (the target rises, pacing at 1.1 times it delivers faster, the peak follows).

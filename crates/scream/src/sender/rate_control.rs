@@ -83,7 +83,11 @@ impl Sender {
                 frame_scale,
             },
         );
-        if self.config.improvements.l4s_pacing && self.config.ecn == EcnMode::L4s {
+        // Only while the marker is at work: without marks there is no burst to spare
+        // the bottleneck, and after an outage the faithful pacing drains the RTP
+        // queue's backlog faster.
+        let marking = self.algorithm.l4s_alpha() >= pacing::L4S_PACING_MIN_ALPHA;
+        if self.config.improvements.l4s_pacing && self.config.ecn == EcnMode::L4s && marking {
             if let Some(peak) = self.delivery.peak() {
                 rate = pacing::cap_to_delivery(rate, total_target, peak);
             }
