@@ -249,9 +249,18 @@ pub(crate) mod engine {
         scream_sim::write_outputs(&result, &out_dir)
             .map_err(|e| format!("cannot write outputs to {}: {e}", out_dir.display()))?;
         if plots {
+            let footer = format!(
+                "scenario {}  ·  seed {}  ·  scream {}",
+                loaded.name,
+                result.summary.seed,
+                env!("CARGO_PKG_VERSION")
+            );
+            let max_bitrates = scream_sim::plot::stream_max_bitrates(&loaded);
             let input = scream_sim::plot::PlotInput {
                 scenario_name: &result.scenario_name,
                 samples: &result.samples,
+                footer: &footer,
+                max_bitrate_mbps: &max_bitrates,
             };
             scream_sim::plot::write_plots(&input, &out_dir).map_err(|e| e.to_string())?;
         }

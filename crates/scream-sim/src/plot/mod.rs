@@ -1,6 +1,7 @@
-//! PNG and SVG plots of one run, in the style of the published SCReAM figures:
-//! capacity vs throughput vs target, queue delays, reference window vs bytes in flight,
-//! and smoothed RTT, all against simulated time.
+//! PNG and SVG plots of one run: the stacked `overview` (every quantity on one shared
+//! time axis, one colour per stream, the run's identity in a footer), and single
+//! figures in the style of the published SCReAM figures: capacity vs throughput vs
+//! target, queue delays, reference window vs bytes in flight, and smoothed RTT.
 //!
 //! Text is drawn with the bundled DejaVu Sans (assets/fonts), so rendering needs no
 //! system font.
@@ -8,6 +9,7 @@
 mod chart;
 mod decimate;
 mod figures;
+mod overview;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -51,24 +53,55 @@ pub struct PlotInput<'a> {
     pub scenario_name: &'a str,
     /// Samples of all flows, in time order.
     pub samples: &'a [Sample],
+    /// Printed at the foot of the overview: what produced the run (scenario, seed,
+    /// version).
+    pub footer: &'a str,
+    /// Highest target bitrate of each stream, Mbit/s, by global stream index (see
+    /// [`stream_max_bitrates`]); drawn as a dashed line in the overview.
+    pub max_bitrate_mbps: &'a [f64],
+}
+
+/// The highest target bitrate of every stream of `scenario`, Mbit/s, in global stream
+/// order (flows in order, each flow's streams in order), as [`PlotInput`] wants them.
+pub fn stream_max_bitrates(scenario: &crate::Scenario) -> Vec<f64> {
+    (0..scenario.flows.len())
+        .flat_map(|i| {
+            let name = scenario.flow_name(i);
+            scenario.flows[i]
+                .effective_streams(&name)
+                .into_iter()
+                .map(|s| s.max_bitrate_mbps)
+        })
+        .collect()
 }
 
 /// The base names of the plots [`write_plots`] produces; each is written as `.png` and
 /// `.svg`.
-pub const PLOT_NAMES: [&str; 4] = ["throughput", "delay", "window", "rtt"];
+pub const PLOT_NAMES: [&str; 5] = ["overview", "throughput", "delay", "window", "rtt"];
 
-/// Writes `throughput`, `delay`, `window` and `rtt` as PNG and SVG into `dir` (which
-/// must exist). Returns the files written.
+/// Writes the stacked `overview` and the single figures `throughput`, `delay`,
+/// `window` and `rtt` as PNG and SVG into `dir` (which must exist). Returns the files
+/// written.
 pub fn write_plots(input: &PlotInput<'_>, dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
     register_font();
-    let data = figures::Data::new(input);
     let mut written = Vec::new();
+    let mut write = |name: &str, png: Vec<u8>, svg: String| -> Result<(), PlotError> {
+        let png_path = dir.join(format!("{name}.png"));
+        write_file(&png_path, &png)?;
+        let svg_path = dir.join(format!("{name}.svg"));
+        write_file(&svg_path, svg.as_bytes())?;
+        written.extend([png_path, svg_path]);
+        Ok(())
+    };
+    let name = "overview";
+    let png = render_png(overview::SIZE, name, |root| overview::draw(root, input))?;
+    let svg = render_svg(overview::SIZE, name, |root| overview::draw(root, input))?;
+    write(name, png, svg)?;
+    let data = figures::Data::new(input);
     for (name, figure) in figures::all(&data) {
-        let png = dir.join(format!("{name}.png"));
-        write_file(&png, &render_png(&figure, name)?)?;
-        let svg = dir.join(format!("{name}.svg"));
-        write_file(&svg, render_svg(&figure, name)?.as_bytes())?;
-        written.extend([png, svg]);
+        let png = render_png(SIZE, name, |root| chart::draw(root, &figure))?;
+        let svg = render_svg(SIZE, name, |root| chart::draw(root, &figure))?;
+        write(name, png, svg)?;
     }
     Ok(written)
 }
@@ -96,12 +129,20 @@ fn draw_error(file: &str, e: impl std::fmt::Display) -> PlotError {
     }
 }
 
-fn render_png(figure: &chart::Figure, name: &str) -> Result<Vec<u8>, PlotError> {
-    let (w, h) = SIZE;
+fn render_png<F>(size: (u32, u32), name: &str, draw: F) -> Result<Vec<u8>, PlotError>
+where
+    F: for<'b> FnOnce(
+        &DrawingArea<BitMapBackend<'b>, plotters::coord::Shift>,
+    ) -> Result<
+        (),
+        DrawingAreaErrorKind<<BitMapBackend<'b> as DrawingBackend>::ErrorType>,
+    >,
+{
+    let (w, h) = size;
     let mut rgb = vec![0u8; (w * h * 3) as usize];
     {
-        let root = BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area();
-        chart::draw(&root, figure).map_err(|e| draw_error(name, e))?;
+        let root = BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area();
+        draw(&root).map_err(|e| draw_error(name, e))?;
         root.present().map_err(|e| draw_error(name, e))?;
     }
     let mut out = Vec::new();
@@ -118,11 +159,19 @@ fn render_png(figure: &chart::Figure, name: &str) -> Result<Vec<u8>, PlotError> 
     Ok(out)
 }
 
-fn render_svg(figure: &chart::Figure, name: &str) -> Result<String, PlotError> {
+fn render_svg<F>(size: (u32, u32), name: &str, draw: F) -> Result<String, PlotError>
+where
+    F: for<'b> FnOnce(
+        &DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    ) -> Result<
+        (),
+        DrawingAreaErrorKind<<SVGBackend<'b> as DrawingBackend>::ErrorType>,
+    >,
+{
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        chart::draw(&root, figure).map_err(|e| draw_error(name, e))?;
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw(&root).map_err(|e| draw_error(name, e))?;
         root.present().map_err(|e| draw_error(name, e))?;
     }
     Ok(svg)

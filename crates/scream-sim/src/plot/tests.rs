@@ -52,10 +52,26 @@ pub(super) fn synthetic_samples(names: &[&str], duration_s: f64) -> Vec<Sample> 
     samples
 }
 
-fn scratch_dir(tag: &str) -> PathBuf {
+/// A scratch folder removed when the test ends, pass or fail.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+fn scratch_dir(tag: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("scream-plot-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir is writable");
-    dir
+    Scratch(dir)
 }
 
 #[test]
@@ -64,6 +80,8 @@ fn every_plot_is_written_as_png_and_svg_with_title_and_axis_units() {
     let input = PlotInput {
         scenario_name: "paper-step",
         samples: &samples,
+        footer: "scenario paper-step · seed 1",
+        max_bitrate_mbps: &[],
     };
     let dir = scratch_dir("single");
     let written = write_plots(&input, &dir).expect("plots render");
@@ -85,6 +103,8 @@ fn several_flows_get_their_names_in_the_legend() {
     let input = PlotInput {
         scenario_name: "two-flows",
         samples: &samples,
+        footer: "scenario two-flows · seed 1",
+        max_bitrate_mbps: &[],
     };
     let dir = scratch_dir("two");
     write_plots(&input, &dir).expect("plots render");
@@ -98,6 +118,8 @@ fn an_empty_run_still_renders() {
     let input = PlotInput {
         scenario_name: "empty",
         samples: &[],
+        footer: "scenario empty · seed 1",
+        max_bitrate_mbps: &[],
     };
     let dir = scratch_dir("empty");
     write_plots(&input, &dir).expect("empty plots render");
@@ -120,6 +142,8 @@ fn flow_quantities_are_drawn_once_per_flow_and_stream_quantities_per_stream() {
     let input = PlotInput {
         scenario_name: "two-streams",
         samples: &samples,
+        footer: "scenario two-streams · seed 1",
+        max_bitrate_mbps: &[],
     };
     let dir = scratch_dir("streams");
     write_plots(&input, &dir).expect("plots render");
@@ -128,4 +152,71 @@ fn flow_quantities_are_drawn_once_per_flow_and_stream_quantities_per_stream() {
     let throughput = std::fs::read_to_string(dir.join("throughput.svg")).expect("written");
     assert!(throughput.contains("video/high: target bitrate"));
     assert!(throughput.contains("video/low: target bitrate"));
+}
+
+#[test]
+fn the_overview_stacks_every_panel_with_a_legend_and_the_footer() {
+    let samples = synthetic_samples(&["video-1", "video-2"], 30.0);
+    let input = PlotInput {
+        scenario_name: "two-flows",
+        samples: &samples,
+        footer: "scenario two-flows · seed 7",
+        max_bitrate_mbps: &[20.0, 20.0],
+    };
+    let dir = scratch_dir("overview");
+    write_plots(&input, &dir).expect("plots render");
+    let svg = std::fs::read_to_string(dir.join("overview.svg")).expect("written");
+    for text in [
+        "rate (Mbit/s)",
+        "path queue delay (ms)",
+        "RTP queue delay (ms)",
+        "CE / lost (packets)",
+        "window (kB)",
+        "sRTT (ms)",
+        "video-1",
+        "video-2",
+        "all streams",
+        "seed 7",
+    ] {
+        assert!(svg.contains(text), "overview lacks {text:?}");
+    }
+    assert!(!svg.contains("(log)"), "comparable rates stay linear");
+}
+
+#[test]
+fn a_capacity_that_dwarfs_the_flows_gets_a_log_rate_axis() {
+    let mut samples = synthetic_samples(&["video"], 10.0);
+    for s in &mut samples {
+        s.capacity_mbps = 1400.0;
+    }
+    let input = PlotInput {
+        scenario_name: "5g",
+        samples: &samples,
+        footer: "",
+        max_bitrate_mbps: &[],
+    };
+    let dir = scratch_dir("log");
+    write_plots(&input, &dir).expect("plots render");
+    let svg = std::fs::read_to_string(dir.join("overview.svg")).expect("written");
+    assert!(svg.contains("rate (Mbit/s) (log)"));
+}
+
+#[test]
+fn sixteen_flows_each_get_their_own_colour_in_the_legend() {
+    let names: Vec<String> = (0..16).map(|i| format!("f{i:02}")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let samples = synthetic_samples(&refs, 10.0);
+    let input = PlotInput {
+        scenario_name: "sixteen",
+        samples: &samples,
+        footer: "",
+        max_bitrate_mbps: &[],
+    };
+    let dir = scratch_dir("sixteen");
+    write_plots(&input, &dir).expect("plots render");
+    let svg = std::fs::read_to_string(dir.join("overview.svg")).expect("written");
+    for n in &names {
+        assert!(svg.contains(n.as_str()), "legend lacks {n}");
+    }
+    assert!(!svg.contains("colours repeat"));
 }
