@@ -261,6 +261,7 @@ pub(crate) mod engine {
                 samples: &result.samples,
                 footer: &footer,
                 max_bitrate_mbps: &max_bitrates,
+                cdfs: &result.delay_cdfs,
             };
             scream_sim::plot::write_plots(&input, &out_dir).map_err(|e| e.to_string())?;
         }

@@ -48,6 +48,40 @@ pub struct RunResult {
     pub link_samples: Vec<metrics::LinkSample>,
     /// Scenario name.
     pub scenario_name: String,
+    /// Each flow's delay distributions as cumulative curves, for the CDF plot.
+    pub delay_cdfs: Vec<FlowCdf>,
+}
+
+/// One flow's delay distributions as cumulative curves: (delay in ms, fraction at or
+/// below it), from the same per-packet and per-frame histograms as the summary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlowCdf {
+    /// Flow name.
+    pub flow: String,
+    /// Frame delay: from entering the RTP queue to the last packet's arrival.
+    pub frame_delay_ms: Vec<(f64, f64)>,
+    /// Path queue delay of each media packet.
+    pub queue_delay_ms: Vec<(f64, f64)>,
+}
+
+/// Points per cumulative curve.
+const CDF_POINTS: usize = 201;
+
+fn delay_cdfs(world: &World) -> Vec<FlowCdf> {
+    world
+        .flows
+        .iter()
+        .map(|f| {
+            let metrics = || f.streams.iter().map(|&g| &world.stream_metrics[g as usize]);
+            FlowCdf {
+                flow: f.name.to_string(),
+                frame_delay_ms: report::merged(metrics().map(|m| &m.frames.delay))
+                    .cdf_ms(CDF_POINTS),
+                queue_delay_ms: report::merged(metrics().map(|m| &m.queue_delay))
+                    .cdf_ms(CDF_POINTS),
+            }
+        })
+        .collect()
 }
 
 /// Runs `scenario` with master seed `seed`. `progress` receives the fraction of
@@ -60,7 +94,9 @@ pub fn run(
     let mut world = World::new(scenario, seed)?;
     world.run(progress);
     let summary = report::summarize(&mut world, scenario, seed);
+    let delay_cdfs = delay_cdfs(&world);
     Ok(RunResult {
+        delay_cdfs,
         summary,
         samples: std::mem::take(&mut world.samples),
         link_samples: std::mem::take(&mut world.link_samples),

@@ -29,7 +29,7 @@ fn frame_counts<'a>(trackers: impl Iterator<Item = &'a FrameTracker>) -> FrameCo
     c
 }
 
-fn merged<'a>(hists: impl Iterator<Item = &'a DelayHistogram>) -> DelayHistogram {
+pub(crate) fn merged<'a>(hists: impl Iterator<Item = &'a DelayHistogram>) -> DelayHistogram {
     let mut out = DelayHistogram::new();
     for h in hists {
         out.merge(h);

@@ -60,6 +60,22 @@ impl DelayHistogram {
         self.max_ns = self.max_ns.max(other.max_ns);
     }
 
+    /// The cumulative distribution as `points` pairs (delay in ms, fraction of values
+    /// at or below it), at evenly spaced fractions from 0 to 1; empty when there are
+    /// no values.
+    pub fn cdf_ms(&self, points: usize) -> Vec<(f64, f64)> {
+        if self.count() == 0 || points < 2 {
+            return Vec::new();
+        }
+        (0..points)
+            .map(|i| {
+                let q = i as f64 / (points - 1) as f64;
+                let ns = self.buckets.value_at_quantile(q).min(self.max_ns);
+                (ns as f64 * 1e-6, q)
+            })
+            .collect()
+    }
+
     /// Number of values.
     pub fn count(&self) -> u64 {
         self.buckets.len()
@@ -141,5 +157,20 @@ mod tests {
         }
         a.merge(&b);
         assert_eq!(a.distribution_ms(), both.distribution_ms());
+    }
+
+    #[test]
+    fn the_cdf_rises_from_the_minimum_to_the_maximum() {
+        let mut h = DelayHistogram::new();
+        assert!(h.cdf_ms(11).is_empty());
+        for ms in 1..=100 {
+            h.record(Duration::from_millis(ms));
+        }
+        let cdf = h.cdf_ms(11);
+        assert_eq!(cdf.len(), 11);
+        assert!((cdf[0].0 - 1.0).abs() < 0.02, "{:?}", cdf[0]);
+        assert!((cdf[5].0 - 50.0).abs() < 1.0, "{:?}", cdf[5]);
+        assert!((cdf[10].0 - 100.0).abs() < 1.0 && cdf[10].1 == 1.0);
+        assert!(cdf.windows(2).all(|w| w[0].0 <= w[1].0 && w[0].1 < w[1].1));
     }
 }

@@ -6,6 +6,7 @@
 //! Text is drawn with the bundled DejaVu Sans (assets/fonts), so rendering needs no
 //! system font.
 
+mod cdf;
 mod chart;
 mod decimate;
 mod figures;
@@ -59,6 +60,8 @@ pub struct PlotInput<'a> {
     /// Highest target bitrate of each stream, Mbit/s, by global stream index (see
     /// [`stream_max_bitrates`]); drawn as a dashed line in the overview.
     pub max_bitrate_mbps: &'a [f64],
+    /// Each flow's delay distributions ([`crate::RunResult::delay_cdfs`]).
+    pub cdfs: &'a [crate::FlowCdf],
 }
 
 /// The highest target bitrate of every stream of `scenario`, Mbit/s, in global stream
@@ -77,10 +80,17 @@ pub fn stream_max_bitrates(scenario: &crate::Scenario) -> Vec<f64> {
 
 /// The base names of the plots [`write_plots`] produces; each is written as `.png` and
 /// `.svg`.
-pub const PLOT_NAMES: [&str; 5] = ["overview", "throughput", "delay", "window", "rtt"];
+pub const PLOT_NAMES: [&str; 6] = [
+    "overview",
+    "delay_cdf",
+    "throughput",
+    "delay",
+    "window",
+    "rtt",
+];
 
-/// Writes the stacked `overview` and the single figures `throughput`, `delay`,
-/// `window` and `rtt` as PNG and SVG into `dir` (which must exist). Returns the files
+/// Writes the stacked `overview`, the `delay_cdf` of each flow and the single figures
+/// `throughput`, `delay`, `window` and `rtt` as PNG and SVG into `dir` (which must exist). Returns the files
 /// written.
 pub fn write_plots(input: &PlotInput<'_>, dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
     register_font();
@@ -96,6 +106,10 @@ pub fn write_plots(input: &PlotInput<'_>, dir: &Path) -> Result<Vec<PathBuf>, Pl
     let name = "overview";
     let png = render_png(overview::SIZE, name, |root| overview::draw(root, input))?;
     let svg = render_svg(overview::SIZE, name, |root| overview::draw(root, input))?;
+    write(name, png, svg)?;
+    let name = "delay_cdf";
+    let png = render_png(cdf::SIZE, name, |root| cdf::draw(root, input))?;
+    let svg = render_svg(cdf::SIZE, name, |root| cdf::draw(root, input))?;
     write(name, png, svg)?;
     let data = figures::Data::new(input);
     for (name, figure) in figures::all(&data) {

@@ -115,6 +115,16 @@ fn streams<'a>(input: &PlotInput<'a>) -> Vec<Stream<'a>> {
     out.into_iter().map(|(_, x)| x).collect()
 }
 
+/// The overview colour of flow `flow`: its first stream's.
+pub(super) fn stream_color(input: &PlotInput<'_>, flow: usize) -> RGBColor {
+    let stream = input
+        .samples
+        .iter()
+        .find(|s| s.flow_index as usize == flow)
+        .map_or(flow, |s| s.stream_index as usize);
+    PALETTE[stream % PALETTE.len()]
+}
+
 /// Whether a stream is sending at this row: idle periods are left blank.
 fn active(s: &Sample) -> bool {
     s.target_mbps.is_some() || s.tx_mbps > 0.0 || s.rx_mbps > 0.0

@@ -82,6 +82,7 @@ fn every_plot_is_written_as_png_and_svg_with_title_and_axis_units() {
         samples: &samples,
         footer: "scenario paper-step · seed 1",
         max_bitrate_mbps: &[],
+        cdfs: &[],
     };
     let dir = scratch_dir("single");
     let written = write_plots(&input, &dir).expect("plots render");
@@ -91,7 +92,9 @@ fn every_plot_is_written_as_png_and_svg_with_title_and_axis_units() {
         assert_eq!(&png[1..4], b"PNG", "{name}.png has a PNG signature");
         let svg = std::fs::read_to_string(dir.join(format!("{name}.svg"))).expect("svg written");
         assert!(svg.contains("paper-step"), "{name}.svg shows the scenario");
-        assert!(svg.contains("time (s)"), "{name}.svg labels the time axis");
+        if name != "delay_cdf" {
+            assert!(svg.contains("time (s)"), "{name}.svg labels the time axis");
+        }
     }
     let svg = std::fs::read_to_string(dir.join("throughput.svg")).expect("written");
     assert!(svg.contains("Mbit/s") && svg.contains("bottleneck capacity"));
@@ -105,6 +108,7 @@ fn several_flows_get_their_names_in_the_legend() {
         samples: &samples,
         footer: "scenario two-flows · seed 1",
         max_bitrate_mbps: &[],
+        cdfs: &[],
     };
     let dir = scratch_dir("two");
     write_plots(&input, &dir).expect("plots render");
@@ -120,6 +124,7 @@ fn an_empty_run_still_renders() {
         samples: &[],
         footer: "scenario empty · seed 1",
         max_bitrate_mbps: &[],
+        cdfs: &[],
     };
     let dir = scratch_dir("empty");
     write_plots(&input, &dir).expect("empty plots render");
@@ -144,6 +149,7 @@ fn flow_quantities_are_drawn_once_per_flow_and_stream_quantities_per_stream() {
         samples: &samples,
         footer: "scenario two-streams · seed 1",
         max_bitrate_mbps: &[],
+        cdfs: &[],
     };
     let dir = scratch_dir("streams");
     write_plots(&input, &dir).expect("plots render");
@@ -162,6 +168,7 @@ fn the_overview_stacks_every_panel_with_a_legend_and_the_footer() {
         samples: &samples,
         footer: "scenario two-flows · seed 7",
         max_bitrate_mbps: &[20.0, 20.0],
+        cdfs: &[],
     };
     let dir = scratch_dir("overview");
     write_plots(&input, &dir).expect("plots render");
@@ -194,6 +201,7 @@ fn a_capacity_that_dwarfs_the_flows_gets_a_log_rate_axis() {
         samples: &samples,
         footer: "",
         max_bitrate_mbps: &[],
+        cdfs: &[],
     };
     let dir = scratch_dir("log");
     write_plots(&input, &dir).expect("plots render");
@@ -211,6 +219,7 @@ fn sixteen_flows_each_get_their_own_colour_in_the_legend() {
         samples: &samples,
         footer: "",
         max_bitrate_mbps: &[],
+        cdfs: &[],
     };
     let dir = scratch_dir("sixteen");
     write_plots(&input, &dir).expect("plots render");
@@ -219,4 +228,38 @@ fn sixteen_flows_each_get_their_own_colour_in_the_legend() {
         assert!(svg.contains(n.as_str()), "legend lacks {n}");
     }
     assert!(!svg.contains("colours repeat"));
+}
+
+#[test]
+fn the_delay_cdf_draws_each_flow_in_its_overview_colour() {
+    let samples = synthetic_samples(&["video-1", "video-2"], 10.0);
+    let curve = |scale: f64| -> Vec<(f64, f64)> {
+        (0..=10)
+            .map(|i| (scale * f64::from(i), f64::from(i) / 10.0))
+            .collect()
+    };
+    let cdfs = [
+        crate::FlowCdf {
+            flow: "video-1".into(),
+            frame_delay_ms: curve(3.0),
+            queue_delay_ms: curve(1.0),
+        },
+        crate::FlowCdf {
+            flow: "video-2".into(),
+            frame_delay_ms: curve(5.0),
+            queue_delay_ms: Vec::new(),
+        },
+    ];
+    let input = PlotInput {
+        scenario_name: "two-flows",
+        samples: &samples,
+        footer: "",
+        max_bitrate_mbps: &[],
+        cdfs: &cdfs,
+    };
+    let dir = scratch_dir("cdf");
+    write_plots(&input, &dir).expect("plots render");
+    let svg = std::fs::read_to_string(dir.join("delay_cdf.svg")).expect("written");
+    assert!(svg.contains("frame delay (ms)") && svg.contains("path queue delay (ms)"));
+    assert!(svg.contains("video-1") && svg.contains("video-2"));
 }
