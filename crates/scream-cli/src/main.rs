@@ -3,6 +3,7 @@
 mod bench;
 mod ccfb;
 mod eval;
+mod manifest;
 mod progress;
 mod scenarios;
 mod sim;
@@ -18,8 +19,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run a simulation scenario and write summary.json, timeseries.csv, links.csv and
-    /// plots.
+    /// Run a simulation scenario and write summary.json and .csv, timeseries.csv,
+    /// links.csv, plots and manifest.json (see docs/outputs.md).
     Sim(sim::SimArgs),
     /// List the built-in scenarios.
     Scenarios,

@@ -241,12 +241,14 @@ pub(crate) mod engine {
         progress: &mut dyn FnMut(f64),
     ) -> Result<Outcome, String> {
         let loaded = load(scenario, overrides)?;
+        let started_unix_s = crate::manifest::now_unix_s();
         let result = run_loaded(&loaded, seed, Some(progress))?;
         let out_dir: PathBuf =
             out.map_or_else(|| super::default_out_dir(&loaded.name), Path::to_path_buf);
         std::fs::create_dir_all(&out_dir)
             .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
-        scream_sim::write_outputs(&result, &out_dir)
+        // Also clears what an earlier run left in the folder (its plots, its manifest).
+        let mut files = scream_sim::write_outputs(&result, &out_dir)
             .map_err(|e| format!("cannot write outputs to {}: {e}", out_dir.display()))?;
         if plots {
             let footer = format!(
@@ -263,8 +265,18 @@ pub(crate) mod engine {
                 max_bitrate_mbps: &max_bitrates,
                 cdfs: &result.delay_cdfs,
             };
-            scream_sim::plot::write_plots(&input, &out_dir).map_err(|e| e.to_string())?;
+            files.extend(
+                scream_sim::plot::write_plots(&input, &out_dir).map_err(|e| e.to_string())?,
+            );
         }
+        let run = crate::manifest::Run {
+            scenario: &loaded,
+            overrides,
+            result: &result,
+            started_unix_s,
+            files: &files,
+        };
+        crate::manifest::write(&run, &out_dir)?;
         summary_value(&result).map(|summary| Outcome { summary, out_dir })
     }
 

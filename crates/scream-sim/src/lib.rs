@@ -6,8 +6,10 @@
 //! receiving endpoint joined by a media route and a feedback route — runs it on virtual
 //! time with one master seed, and returns the periodic [`Sample`] rows, the per-link
 //! [`metrics::LinkSample`] rows and the [`Summary`]. [`write_outputs`] writes them as
-//! summary.json, timeseries.csv and links.csv. The same scenario and seed always give
-//! byte-identical outputs.
+//! summary.json, summary.csv, links_summary.csv, timeseries.csv and links.csv, and
+//! [`manifest::write_manifest`] the run's manifest.json. The same scenario and seed
+//! always give byte-identical outputs, except manifest.json, which records when, where
+//! and how fast the run happened.
 
 mod build;
 pub mod compat;
@@ -16,6 +18,7 @@ pub mod engine;
 pub mod error;
 pub mod eval;
 pub mod flow;
+pub mod manifest;
 pub mod metrics;
 pub mod output;
 pub mod packet;

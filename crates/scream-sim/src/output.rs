@@ -1,6 +1,15 @@
-//! Writing a run's outputs: summary.json (pretty, every float with 6 decimals),
-//! timeseries.csv (one row per stream per sampling instant) and links.csv (one row per
-//! link direction per sampling instant).
+//! Writing a run's outputs: summary.json (pretty, every float with 6 decimals), the
+//! same summary as flat tables (summary.csv, links_summary.csv), timeseries.csv (one row
+//! per stream per sampling instant) and links.csv (one row per link direction per
+//! sampling instant). docs/outputs.md documents every key and column.
+
+mod files;
+mod summary_csv;
+
+pub use files::{
+    LINKS_CSV, LINKS_SUMMARY_CSV, MANIFEST_JSON, OUTPUT_FILES, SUMMARY_CSV, SUMMARY_JSON,
+    TIMESERIES_CSV, remove_previous_outputs,
+};
 
 use crate::RunResult;
 use crate::metrics::Sample;
@@ -8,7 +17,7 @@ use crate::summary::Summary;
 use serde::Serialize;
 use serde_json::ser::{Formatter, PrettyFormatter};
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Decimals of every float in the outputs.
 pub const DECIMALS: usize = 6;
@@ -99,10 +108,42 @@ fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> io::Result<()> {
     w.flush()
 }
 
-/// Writes summary.json, timeseries.csv and links.csv into `dir` (created if missing).
-pub fn write_outputs(result: &RunResult, dir: &Path) -> io::Result<()> {
+/// summary.csv and links_summary.csv text: summary.json's numbers as flat tables.
+pub fn summary_csvs(summary: &Summary) -> io::Result<(Vec<u8>, Vec<u8>)> {
+    let value: serde_json::Value =
+        serde_json::from_slice(&summary_json(summary)?).map_err(io::Error::other)?;
+    Ok((
+        summary_csv::flows_csv(&value)?,
+        summary_csv::links_csv(&value)?,
+    ))
+}
+
+/// Writes summary.json, summary.csv, links_summary.csv, timeseries.csv and links.csv
+/// into `dir` (created if missing) and returns the paths written.
+///
+/// It first removes every file of [`OUTPUT_FILES`] left in `dir` by an earlier run
+/// (see [`remove_previous_outputs`]), so write plots and a manifest after it, not
+/// before.
+pub fn write_outputs(result: &RunResult, dir: &Path) -> io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("summary.json"), summary_json(&result.summary)?)?;
-    write_csv(&dir.join("timeseries.csv"), &result.samples)?;
-    write_csv(&dir.join("links.csv"), &result.link_samples)
+    remove_previous_outputs(dir)?;
+    let (flows, links) = summary_csvs(&result.summary)?;
+    let files: [(&str, Vec<u8>); 3] = [
+        (SUMMARY_JSON, summary_json(&result.summary)?),
+        (SUMMARY_CSV, flows),
+        (LINKS_SUMMARY_CSV, links),
+    ];
+    let mut written = Vec::with_capacity(files.len() + 2);
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes)?;
+        written.push(path);
+    }
+    let timeseries = dir.join(TIMESERIES_CSV);
+    write_csv(&timeseries, &result.samples)?;
+    written.push(timeseries);
+    let links = dir.join(LINKS_CSV);
+    write_csv(&links, &result.link_samples)?;
+    written.push(links);
+    Ok(written)
 }

@@ -3,7 +3,7 @@
 use crate::metrics::{DelayHistogram, FrameTracker, Sample, StreamMetrics, distribution, mean};
 use crate::scenario::Scenario;
 use crate::summary::{
-    FeedbackSummary, FlowSummary, FrameCounts, LinkSummary, Mean, StreamSummary, Summary,
+    CountOf, FeedbackSummary, FlowSummary, FrameCounts, LinkSummary, Mean, StreamSummary, Summary,
     WindowSummary,
 };
 use crate::world::World;
@@ -117,7 +117,7 @@ pub fn summarize(world: &mut World, scenario: &Scenario, seed: u64) -> Summary {
                     to_s: b,
                     throughput_mbps: per_second(sum(|m| m.window_delivered_bytes), span),
                     queue_delay_ms: merged(metrics.iter().map(|m| &m.window_queue_delay))
-                        .distribution_ms(),
+                        .distribution_ms(CountOf::Packets),
                 }
             });
             let streams = f
@@ -134,9 +134,9 @@ pub fn summarize(world: &mut World, scenario: &Scenario, seed: u64) -> Summary {
                         target_bitrate_mbps: Mean {
                             mean: mean(active(Some(g)).filter_map(|s| s.target_mbps)),
                         },
-                        queue_delay_ms: m.queue_delay.distribution_ms(),
+                        queue_delay_ms: m.queue_delay.distribution_ms(CountOf::Packets),
                         rtp_queue_delay_ms: distribution(&mut rtp),
-                        frame_delay_ms: m.frames.delay.distribution_ms(),
+                        frame_delay_ms: m.frames.delay.distribution_ms(CountOf::Frames),
                         frames: frame_counts(core::iter::once(&m.frames)),
                         loss_ratio: ratio(m.loss_count(), m.packets_sent),
                         ce_ratio: ratio(m.packets_ce, m.packets_received),
@@ -162,11 +162,13 @@ pub fn summarize(world: &mut World, scenario: &Scenario, seed: u64) -> Summary {
                 algorithm: f.algorithm.name().to_owned(),
                 throughput_mbps: per_second(sum(|m| m.delivered_bytes), secs),
                 target_bitrate_mbps: Mean { mean: target_sum },
-                queue_delay_ms: merged(metrics.iter().map(|m| &m.queue_delay)).distribution_ms(),
+                queue_delay_ms: merged(metrics.iter().map(|m| &m.queue_delay))
+                    .distribution_ms(CountOf::Packets),
                 estimated_queue_delay_ms: flow_dist(|s| s.est_queue_delay_ms),
                 srtt_ms: flow_dist(|s| s.srtt_ms),
                 rtp_queue_delay_ms: distribution(&mut rtp_all),
-                frame_delay_ms: merged(metrics.iter().map(|m| &m.frames.delay)).distribution_ms(),
+                frame_delay_ms: merged(metrics.iter().map(|m| &m.frames.delay))
+                    .distribution_ms(CountOf::Frames),
                 frames: frame_counts(metrics.iter().map(|m| &m.frames)),
                 loss_ratio: ratio(sum(StreamMetrics::loss_count), sum(|m| m.packets_sent)),
                 ce_ratio: ratio(sum(|m| m.packets_ce), sum(|m| m.packets_received)),

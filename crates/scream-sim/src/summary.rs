@@ -49,6 +49,22 @@ pub struct Mean {
     pub mean: f64,
 }
 
+/// What the values of a [`Distribution`] are, written beside `count` so that a reader
+/// of summary.json cannot mistake a per-sample figure for a per-packet one: the mean of
+/// 20 ms samples weights every period alike, the mean over packets weights busy
+/// periods more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CountOf {
+    /// One value per sampling instant (every `sample_interval_ms`) of the active period.
+    #[default]
+    Samples,
+    /// One value per delivered packet.
+    Packets,
+    /// One value per frame delivered whole.
+    Frames,
+}
+
 /// Mean and nearest-rank percentiles of a distribution (all 0 when empty).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
 pub struct Distribution {
@@ -66,6 +82,8 @@ pub struct Distribution {
     pub max: f64,
     /// Number of values.
     pub count: u64,
+    /// What one value is.
+    pub count_of: CountOf,
 }
 
 /// What became of a stream's (or a flow's) frames. Every frame is counted once, when

@@ -148,6 +148,7 @@ impl FrameTracker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::summary::CountOf;
 
     fn t(ms: u64) -> Instant {
         Instant::from_millis(ms)
@@ -162,7 +163,7 @@ mod tests {
         assert_eq!(f.delivered, 0);
         f.on_received(0, t(42));
         assert_eq!((f.delivered, f.lost, f.discarded), (1, 0, 0));
-        assert_eq!(f.delay.distribution_ms().max, 42.0);
+        assert_eq!(f.delay.distribution_ms(CountOf::Frames).max, 42.0);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use hdrhistogram::Histogram;
 use scream::Duration;
 
-use crate::summary::Distribution;
+use crate::summary::{CountOf, Distribution};
 
 /// Significant decimal digits kept: 2 gives a relative error of at most 1 %.
 const SIGNIFICANT_DIGITS: u8 = 2;
@@ -82,11 +82,15 @@ impl DelayHistogram {
     }
 
     /// Mean, nearest-rank percentiles (within 1 %, never above the maximum) and
-    /// maximum, in ms; all zero when empty.
-    pub fn distribution_ms(&self) -> Distribution {
+    /// maximum, in ms; all zero when empty. `count_of` says what one recorded value
+    /// stands for (a packet, a frame).
+    pub fn distribution_ms(&self, count_of: CountOf) -> Distribution {
         let n = self.count();
         if n == 0 {
-            return Distribution::default();
+            return Distribution {
+                count_of,
+                ..Distribution::default()
+            };
         }
         let ms = |ns: u64| ns as f64 * 1e-6;
         let pct = |p: f64| ms(self.buckets.value_at_quantile(p / 100.0).min(self.max_ns));
@@ -98,6 +102,7 @@ impl DelayHistogram {
             p99: pct(99.0),
             max: ms(self.max_ns),
             count: n,
+            count_of,
         }
     }
 }
@@ -112,7 +117,7 @@ mod tests {
         for i in 1..=10_000u64 {
             h.record(Duration::from_micros(i * 37));
         }
-        let d = h.distribution_ms();
+        let d = h.distribution_ms(CountOf::Packets);
         let exact = |p: f64| (p / 100.0 * 10_000.0).ceil() * 0.037;
         for (got, p) in [(d.p50, 50.0), (d.p95, 95.0), (d.p99, 99.0)] {
             assert!(
@@ -156,7 +161,10 @@ mod tests {
             both.record(d);
         }
         a.merge(&b);
-        assert_eq!(a.distribution_ms(), both.distribution_ms());
+        assert_eq!(
+            a.distribution_ms(CountOf::Packets),
+            both.distribution_ms(CountOf::Packets)
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ pub use histogram::DelayHistogram;
 pub use sample::{LinkSample, Sample};
 
 use crate::packet::{Media, Packet};
-use crate::summary::Distribution;
+use crate::summary::{CountOf, Distribution};
 use scream::{Duration, Ecn, Instant};
 
 /// Totals of one sampling period of a stream.
@@ -146,7 +146,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 /// The exact distribution of `values` (sorted in place); for per-sample quantities,
-/// whose number is bounded by the run's length.
+/// whose number is bounded by the run's length (hence `count_of` is always samples).
 pub fn distribution(values: &mut [f64]) -> Distribution {
     if values.is_empty() {
         return Distribution::default();
@@ -161,6 +161,7 @@ pub fn distribution(values: &mut [f64]) -> Distribution {
         p99: percentile(values, 99.0),
         max: values[values.len() - 1],
         count: values.len() as u64,
+        count_of: CountOf::Samples,
     }
 }
 
