@@ -34,6 +34,10 @@ pub const OUTPUT_FILES: &[&str] = &[
     LINKS_CSV,
     MANIFEST_JSON,
     // The plots of crate::plot::PLOT_NAMES, each as PNG and SVG.
+    "overview.png",
+    "overview.svg",
+    "delay_cdf.png",
+    "delay_cdf.svg",
     "throughput.png",
     "throughput.svg",
     "delay.png",
