@@ -27,8 +27,8 @@ fn scenarios_lists_every_builtin_with_a_description() {
         "ericsson-default",
         "ericsson-default-ecn",
         "ericsson-default-delay",
-        "lumos5g",
-        "lte",
+        "5g-synthetic",
+        "lte-synthetic",
         "l4s-dualpi2-50mbps",
         "two-flows",
         "two-streams",
@@ -83,9 +83,12 @@ fn unknown_builtin_name_lists_the_known_ones() {
 }
 
 #[test]
-fn missing_lumos5g_trace_is_a_clear_error() {
+fn missing_trace_file_is_a_clear_error() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let o = scream(&["sim", "lumos5g", "--no-plots"], dir.path());
+    let o = scream(
+        &["sim", "5g-synthetic", "--set", "link.trace=traces/none.tsv"],
+        dir.path(),
+    );
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.contains("link.trace: no such file"), "{err}");

@@ -7,9 +7,9 @@
 //!
 //! The unit of composition is the [`DirectedLink`]: one direction of a link, made of
 //! a queue with its AQM ([`queue`]), a serializer running at the capacity of the moment
-//! ([`capacity`], possibly read from a trace file, [`trace`]), and the path effects that
-//! follow it ([`effects`]: propagation delay, jitter, loss). A packet type only has to
-//! implement [`NetPacket`].
+//! ([`capacity`], possibly read from a trace file, [`trace`], or generated from a seeded
+//! model, [`synthetic`]), and the path effects that follow it ([`effects`]: propagation
+//! delay, jitter, loss). A packet type only has to implement [`NetPacket`].
 
 pub mod capacity;
 pub mod effects;
@@ -17,6 +17,7 @@ pub mod link;
 pub mod packet;
 pub mod queue;
 pub mod rng;
+pub mod synthetic;
 pub mod trace;
 
 pub use capacity::{Capacity, MahimahiTrace, RateSchedule, TraceEnd};

@@ -10,6 +10,7 @@ use crate::endpoint::{Cbr, Endpoint, FrameClock, MediaStream, ScreamReceiver, Sc
 use crate::error::SimError;
 use crate::flow::{Flow, StreamInfo};
 use crate::route::{self, Route};
+use crate::scenario::load::SYNTHETIC_TRACE_PREFIX;
 use crate::scenario::{
     ALL_IMPROVEMENTS, Algorithm, DEFAULT_CAPACITY_MBPS, DEFAULT_ONE_WAY_DELAY_MS, Direction,
     EcnSetting, FlowConfig, LinkConfig, QueueConfig, QueueKind, Scenario, SourceConfig, SourceKind,
@@ -24,7 +25,7 @@ use scream::{Bitrate, Duration, Ecn, Instant};
 use scream_netmodel::queue::{Codel, DualPi2, DualPi2Params, EcnThreshold, Fifo, L4sRamp};
 use scream_netmodel::{
     Capacity, DirectedLink, Jitter, LossModel, PathEffects, ProbabilitySchedule, Queue, QueueLimit,
-    RateSchedule, RngStream, TableSpec, load_capacity_trace,
+    RateSchedule, RngStream, TableSpec, load_capacity_trace, synthetic,
 };
 
 use crate::packet::Packet;
@@ -77,13 +78,38 @@ fn rate(mbps: f64) -> Bitrate {
     Bitrate::from_mbps(mbps)
 }
 
+/// The generated capacity a `synthetic:<name>` trace names, drawn from the streams of
+/// link direction `id`. It spans the run (up to the model's maximum, after which it
+/// repeats), so no run ever sees it loop early.
+fn synthetic_capacity(
+    s: &Scenario,
+    key: &str,
+    name: &str,
+    seed: u64,
+    id: &str,
+) -> Result<Capacity, SimError> {
+    let model = synthetic::preset(name).ok_or_else(|| SimError::Param {
+        key: format!("{key}.trace"),
+        reason: format!(
+            "unknown synthetic trace \"{name}\" (known: {})",
+            synthetic::preset_names().join(", ")
+        ),
+    })?;
+    let span = Duration::try_from_secs_f64(s.duration_s).unwrap_or(synthetic::MAX_SPAN);
+    Ok(Capacity::Schedule(model.schedule(seed, id, span)))
+}
+
 fn build_capacity(
     s: &Scenario,
     key: &str,
     l: &LinkConfig,
     default_mbps: f64,
+    (seed, id): (u64, &str),
 ) -> Result<Capacity, SimError> {
     if let Some(trace) = &l.trace {
+        if let Some(name) = trace.strip_prefix(SYNTHETIC_TRACE_PREFIX) {
+            return synthetic_capacity(s, key, name, seed, id);
+        }
         let path = resolve_path(trace, s.base_dir.as_deref());
         let spec = TableSpec {
             time_column: l.trace_time_column,
@@ -141,7 +167,7 @@ fn build_direction(
     };
     let delay = ms(l.one_way_delay_ms.unwrap_or(default_delay_ms));
     Ok(DirectedLink::new(
-        build_capacity(s, key, l, default_capacity_mbps)?,
+        build_capacity(s, key, l, default_capacity_mbps, (seed, id))?,
         build_queue(&l.queue),
         QueueLimit {
             time: ms(l.queue.limit_ms),

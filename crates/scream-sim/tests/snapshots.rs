@@ -5,12 +5,9 @@
 //! `UPDATE_SNAPSHOTS=1 cargo test -p scream-sim --test snapshots` and commit the diff
 //! with the change that caused it.
 
-mod common;
-
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use common::{overrides, shared};
 use scream_sim::scenario::builtin::BUILTINS;
 use scream_sim::scenario::load::load_builtin;
 use scream_sim::summary::Distribution;
@@ -18,19 +15,6 @@ use scream_sim::{Scenario, Summary, run};
 
 fn snapshot_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots")
-}
-
-/// Built-ins that read a trace from the shared data folder get its absolute path, so
-/// the test does not depend on the current directory.
-fn trace_overrides(text: &str) -> Vec<String> {
-    [
-        "mahimahi-TMobile-LTE-short.down",
-        "lumos5g-5g_trace_100_walking.tsv",
-    ]
-    .iter()
-    .filter(|name| text.contains(*name))
-    .map(|name| format!("link.trace={}", shared(name)))
-    .collect()
 }
 
 fn ms(d: &Distribution) -> String {
@@ -122,10 +106,9 @@ fn builtin_scenario_summaries_match_their_snapshots() {
     let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
     let mut mismatches = Vec::new();
     for b in BUILTINS {
-        let sets = trace_overrides(b.text);
-        let refs: Vec<&str> = sets.iter().map(String::as_str).collect();
+        // No override: every built-in runs as shipped, whatever the current directory.
         let scenario: Scenario =
-            load_builtin(b.name, &overrides(&refs)).unwrap_or_else(|e| panic!("{}: {e}", b.name));
+            load_builtin(b.name, &[]).unwrap_or_else(|e| panic!("{}: {e}", b.name));
         let result =
             run(&scenario, scenario.seed, None).unwrap_or_else(|e| panic!("{}: {e}", b.name));
         let actual = format!(

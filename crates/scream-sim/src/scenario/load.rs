@@ -24,6 +24,10 @@ use super::builtin;
 /// Prefix of a source trace that names a trace embedded in the binary rather than a file.
 pub const BUILTIN_TRACE_PREFIX: &str = "builtin:";
 
+/// Prefix of a link trace that names a generated capacity trace
+/// ([`scream_netmodel::synthetic`]) rather than a file.
+pub const SYNTHETIC_TRACE_PREFIX: &str = "synthetic:";
+
 /// Why a scenario could not be loaded. Each variant displays as one line.
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
@@ -254,7 +258,10 @@ fn resolve_against(item: &mut Item, dir: &Path) {
     let Some(path) = item.as_str() else {
         return;
     };
-    if path.starts_with(BUILTIN_TRACE_PREFIX) || Path::new(path).is_absolute() {
+    if path.starts_with(BUILTIN_TRACE_PREFIX)
+        || path.starts_with(SYNTHETIC_TRACE_PREFIX)
+        || Path::new(path).is_absolute()
+    {
         return;
     }
     let joined = dir.join(path).to_string_lossy().into_owned();
@@ -275,12 +282,32 @@ fn check_files_exist(
         if file.starts_with(BUILTIN_TRACE_PREFIX) || Path::new(file).is_file() {
             continue;
         }
+        let dotted = diagnose::dotted(&path);
+        // Only link traces can be generated; a frame trace named so is a missing file.
+        let synthetic = file
+            .strip_prefix(SYNTHETIC_TRACE_PREFIX)
+            .filter(|_| path[0] != "flows");
+        if let Some(name) = synthetic {
+            if scream_netmodel::synthetic::preset(name).is_some() {
+                continue;
+            }
+            let known: Vec<String> = scream_netmodel::synthetic::preset_names()
+                .iter()
+                .map(|n| format!("{SYNTHETIC_TRACE_PREFIX}{n}"))
+                .collect();
+            return Err(ScenarioError::Invalid {
+                location: ctx.locate(&path),
+                message: format!(
+                    "{dotted}: unknown synthetic trace \"{file}\" (known: {})",
+                    known.join(", ")
+                ),
+            });
+        }
         let hint = if relative_to_cwd && Path::new(file).is_relative() {
             " (relative to the current directory)"
         } else {
             ""
         };
-        let dotted = diagnose::dotted(&path);
         return Err(ScenarioError::Invalid {
             location: ctx.locate(&path),
             message: format!(

@@ -133,8 +133,8 @@ pub struct LinkConfig {
     pub capacity_mbps: Option<f64>,
     /// `[from_s, mbps]` steps, in increasing time; 0 Mbit/s is an outage.
     pub capacity_steps: Vec<[f64; 2]>,
-    /// Capacity trace file (relative to the scenario's directory, or absolute);
-    /// overrides the constant and steps.
+    /// Capacity trace file (relative to the scenario's directory, or absolute), or
+    /// `synthetic:<name>` for a generated trace; overrides the constant and steps.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<String>,
     /// Trace format. Default auto.
@@ -221,10 +221,15 @@ impl LinkConfig {
         self.jitter_max_ms.unwrap_or(3.0 * self.jitter_ms)
     }
 
-    /// Whether any random element acts on this direction: jitter, loss, or an AQM that
-    /// draws random numbers.
+    /// Whether any random element acts on this direction: a synthetic capacity trace,
+    /// jitter, loss, or an AQM that draws random numbers.
     pub fn has_random_element(&self) -> bool {
-        self.jitter_ms > 0.0
+        let synthetic = self
+            .trace
+            .as_deref()
+            .is_some_and(|t| t.starts_with(crate::scenario::load::SYNTHETIC_TRACE_PREFIX));
+        synthetic
+            || self.jitter_ms > 0.0
             || self.loss > 0.0
             || self.loss_steps.iter().any(|[_, p]| *p > 0.0)
             || matches!(self.queue.kind, QueueKind::L4sRamp | QueueKind::DualPi2)
