@@ -21,8 +21,8 @@ enum Command {
     /// Run a simulation scenario and write summary.json, timeseries.csv, links.csv and
     /// plots.
     Sim(sim::SimArgs),
-    /// List the built-in scenarios.
-    Scenarios,
+    /// List the built-in scenarios, or print one (`scream scenarios show NAME`).
+    Scenarios(scenarios::ScenariosArgs),
     /// Run a fixed evaluation matrix and print its table (`scream eval v2`).
     Eval(eval::EvalArgs),
     /// Measure simulator speed (simulated seconds and packets per wall-clock second).
@@ -35,7 +35,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Sim(args) => sim::main(&args),
-        Command::Scenarios => Ok(scenarios::listing()),
+        Command::Scenarios(args) => scenarios::main(&args),
         Command::Eval(args) => eval::main(&args),
         Command::Bench => bench::main(),
         Command::Ccfb(args) => ccfb::main(args),
