@@ -169,6 +169,10 @@ fn an_aqm_key_of_another_queue_kind_is_refused_naming_its_kind() {
          applies only to kind = \"dualpi2\", and this queue is kind = \"tail-drop\": remove \
          the key or set link.reverse.queue.kind = \"dualpi2\""
     );
+    // Switching the kind from the command line leaves the file's keys of the old kind
+    // behind, which --set cannot remove: that is allowed.
+    let tuned = BASE.replace("kind = \"codel\"", "kind = \"l4s-ramp\"\nramp_min_ms = 2.0");
+    assert!(load_with(&tuned, &["link.queue.kind=codel"]).is_ok());
     // Keys of the chosen kind, and the limits every kind has, are fine.
     let ok = BASE.replace(
         "kind = \"codel\"",

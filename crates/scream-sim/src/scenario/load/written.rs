@@ -6,7 +6,7 @@
 use toml_edit::{DocumentMut, Item};
 
 use super::diagnose::{self, Context};
-use super::{ScenarioError, item_at};
+use super::{Location, ScenarioError, item_at};
 use crate::scenario::model::QueueKind;
 
 /// The first problem with the keys written in `doc`.
@@ -80,6 +80,11 @@ fn link_paths(root: &Item) -> Vec<Vec<String>> {
 }
 
 /// Every AQM key written in a queue table must belong to that queue's discipline.
+///
+/// Except when `--set` changed the kind and the file wrote the key: switching a
+/// scenario's AQM from the command line (`--set link.queue.kind=codel` on a file tuned
+/// for `l4s-ramp`) leaves the file's keys of the old kind behind, and `--set` has no
+/// way to remove them.
 fn check_queue(root: &Item, link: &[String], ctx: &Context<'_>) -> Result<(), ScenarioError> {
     let mut queue_path = link.to_vec();
     queue_path.push("queue".to_owned());
@@ -94,12 +99,19 @@ fn check_queue(root: &Item, link: &[String], ctx: &Context<'_>) -> Result<(), Sc
             None => return Ok(()),
         },
     };
+    let by_override = |path: &[String]| matches!(ctx.locate(path), Location::Override { .. });
+    let mut kind_path = queue_path.clone();
+    kind_path.push("kind".to_owned());
+    let kind_by_override = by_override(&kind_path);
     for (key, _) in queue.iter() {
         let Some(owner) = QueueKind::owner_of(key).filter(|o| *o != kind) else {
             continue;
         };
         let mut path = queue_path.clone();
         path.push(key.to_owned());
+        if kind_by_override && !by_override(&path) {
+            continue;
+        }
         let table = diagnose::dotted(&queue_path);
         return Err(ScenarioError::Invalid {
             location: ctx.locate(&path),
