@@ -25,9 +25,19 @@ impl Scenario {
     /// gives no warning here (running the scenario reports it).
     pub fn warnings(&self) -> Vec<String> {
         let mut out = Vec::new();
-        if let Some([from, to]) = self.report_window_s
+        // A warning, not an error: shortening a scenario with `--set duration_s=...`
+        // is common, and its report window should not stop the run.
+        if let Some([from, _]) = self.report_window_s
+            && from >= self.duration_s
+        {
+            out.push(format!(
+                "report_window_s starts at {} s, not before duration_s ({} s): the \
+                 summary's window figures cover no time",
+                number(from),
+                number(self.duration_s)
+            ));
+        } else if let Some([from, to]) = self.report_window_s
             && to > self.duration_s
-            && from < self.duration_s
         {
             out.push(format!(
                 "report_window_s[1] ({}) is beyond duration_s ({}): the window summarises \
