@@ -27,5 +27,7 @@ pub use packet::NetPacket;
 pub use queue::{Queue, QueueLimit};
 pub use rng::RngStream;
 pub use trace::{
-    RateUnit, TableSpec, TraceError, TraceFormat, load_capacity_trace, parse_capacity_trace,
+    RateUnit, TableFacts, TableSpec, TimeUnit, TraceError, TraceFormat, load_capacity_trace,
+    load_capacity_trace_with_time_unit, parse_capacity_trace, parse_capacity_trace_with_time_unit,
+    table_facts,
 };

@@ -47,6 +47,35 @@ impl RateUnit {
     }
 }
 
+/// Unit of the time column of a table trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeUnit {
+    /// Seconds (Lumos5G and most 1 Hz throughput logs).
+    #[default]
+    S,
+    /// Milliseconds.
+    Ms,
+}
+
+impl TimeUnit {
+    /// Seconds per unit.
+    fn seconds(self) -> f64 {
+        match self {
+            Self::S => 1.0,
+            Self::Ms => 1e-3,
+        }
+    }
+
+    /// `s` or `ms`, as written in scenarios and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::S => "s",
+            Self::Ms => "ms",
+        }
+    }
+}
+
 /// How to read a table trace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableSpec {
@@ -82,6 +111,22 @@ pub enum TraceError {
     /// The trace holds no usable data.
     #[error("trace is empty or has no time span")]
     Empty,
+    /// A problem inside a trace file, with the file's name.
+    #[error("{}", in_file(path, source))]
+    InFile {
+        /// The file.
+        path: String,
+        /// The problem ([`TraceError::Parse`] or [`TraceError::Empty`]).
+        source: Box<TraceError>,
+    },
+}
+
+/// `path:line: reason` for a line, as compilers write it; `path: problem` otherwise.
+fn in_file(path: &str, e: &TraceError) -> String {
+    match e {
+        TraceError::Parse { line, reason } => format!("{path}:{line}: {reason}"),
+        other => format!("{path}: {other}"),
+    }
 }
 
 /// Latest time stamp of a table trace, s (about 317 years): its nanoseconds, 10^19,
@@ -102,36 +147,103 @@ fn looks_like_mahimahi(text: &str) -> bool {
     data_lines(text).all(|(_, l)| l.parse::<u64>().is_ok())
 }
 
-/// Parses a capacity trace from its text.
+/// The format `format` means for `text` (`Auto` resolved).
+fn resolve_format(text: &str, format: TraceFormat) -> TraceFormat {
+    match format {
+        TraceFormat::Auto if looks_like_mahimahi(text) => TraceFormat::Mahimahi,
+        TraceFormat::Auto => TraceFormat::Table,
+        f => f,
+    }
+}
+
+/// Parses a capacity trace from its text (table times in seconds).
 pub fn parse_capacity_trace(
     text: &str,
     format: TraceFormat,
     table: &TableSpec,
     mahimahi_packet_bytes: u32,
 ) -> Result<Capacity, TraceError> {
-    let format = match format {
-        TraceFormat::Auto if looks_like_mahimahi(text) => TraceFormat::Mahimahi,
-        TraceFormat::Auto => TraceFormat::Table,
-        f => f,
-    };
-    match format {
+    parse_capacity_trace_with_time_unit(text, format, table, TimeUnit::S, mahimahi_packet_bytes)
+}
+
+/// Parses a capacity trace from its text, reading a table's time column in `time_unit`.
+pub fn parse_capacity_trace_with_time_unit(
+    text: &str,
+    format: TraceFormat,
+    table: &TableSpec,
+    time_unit: TimeUnit,
+    mahimahi_packet_bytes: u32,
+) -> Result<Capacity, TraceError> {
+    match resolve_format(text, format) {
         TraceFormat::Mahimahi => parse_mahimahi(text, mahimahi_packet_bytes),
-        _ => parse_table(text, table),
+        _ => parse_table(text, table, time_unit),
     }
 }
 
-/// Reads and parses a capacity trace file.
+/// Reads and parses a capacity trace file (table times in seconds); errors name the
+/// file.
 pub fn load_capacity_trace(
     path: &Path,
     format: TraceFormat,
     table: &TableSpec,
     mahimahi_packet_bytes: u32,
 ) -> Result<Capacity, TraceError> {
+    load_capacity_trace_with_time_unit(path, format, table, TimeUnit::S, mahimahi_packet_bytes)
+}
+
+/// Reads and parses a capacity trace file, reading a table's time column in
+/// `time_unit`; errors name the file.
+pub fn load_capacity_trace_with_time_unit(
+    path: &Path,
+    format: TraceFormat,
+    table: &TableSpec,
+    time_unit: TimeUnit,
+    mahimahi_packet_bytes: u32,
+) -> Result<Capacity, TraceError> {
+    let shown = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| TraceError::Io {
-        path: path.display().to_string(),
+        path: shown.clone(),
         reason: e.to_string(),
     })?;
-    parse_capacity_trace(&text, format, table, mahimahi_packet_bytes)
+    parse_capacity_trace_with_time_unit(&text, format, table, time_unit, mahimahi_packet_bytes)
+        .map_err(|e| TraceError::InFile {
+            path: shown,
+            source: Box::new(e),
+        })
+}
+
+/// What a table trace holds, to tell a plausible reading from a unit mistake.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TableFacts {
+    /// Rows read.
+    pub rows: usize,
+    /// Median time between consecutive rows, s (0 for a single row).
+    pub median_spacing_s: f64,
+    /// Highest rate of any row, bit/s.
+    pub peak_bps: f64,
+}
+
+/// The facts of a table trace as it would be read, or `None` for a mahimahi trace or
+/// a table that does not parse (its error comes when the trace is loaded).
+pub fn table_facts(
+    text: &str,
+    format: TraceFormat,
+    table: &TableSpec,
+    time_unit: TimeUnit,
+) -> Option<TableFacts> {
+    if resolve_format(text, format) == TraceFormat::Mahimahi {
+        return None;
+    }
+    let (rows, _) = table_rows(text, table, time_unit).ok()?;
+    let mut gaps: Vec<u64> = rows.windows(2).map(|w| w[1].0 - w[0].0).collect();
+    gaps.sort_unstable();
+    let median_spacing_s = gaps.get(gaps.len() / 2).map_or(0.0, |ns| *ns as f64 / 1e9);
+    let peak_bps = rows.iter().map(|r| r.1.bps()).fold(0.0, f64::max);
+    Some(TableFacts {
+        rows: rows.len(),
+        median_spacing_s,
+        peak_bps,
+    })
 }
 
 fn parse_mahimahi(text: &str, packet_bytes: u32) -> Result<Capacity, TraceError> {
@@ -163,7 +275,40 @@ fn parse_mahimahi(text: &str, packet_bytes: u32) -> Result<Capacity, TraceError>
         .ok_or(TraceError::Empty)
 }
 
-fn parse_table(text: &str, spec: &TableSpec) -> Result<Capacity, TraceError> {
+fn parse_table(text: &str, spec: &TableSpec, time_unit: TimeUnit) -> Result<Capacity, TraceError> {
+    let (rows, last_line) = table_rows(text, spec, time_unit)?;
+    let first = rows.first().ok_or(TraceError::Empty)?.0;
+    let last = rows.last().ok_or(TraceError::Empty)?.0;
+    // The last row lasts as long as the spacing before it (1 s for a single row).
+    let spacing = match rows.len() {
+        0 | 1 => 1_000_000_000,
+        n => rows[n - 1].0 - rows[n - 2].0,
+    };
+    let period = match spec.end {
+        TraceEnd::Loop => {
+            Some(
+                (last - first)
+                    .checked_add(spacing)
+                    .ok_or_else(|| TraceError::Parse {
+                        line: last_line,
+                        reason: "a looping trace must span less than about 584 years".into(),
+                    })?,
+            )
+        }
+        TraceEnd::Hold => None,
+    };
+    RateSchedule::new(&rows, period)
+        .map(Capacity::Schedule)
+        .ok_or(TraceError::Empty)
+}
+
+/// The rows of a table trace as (time in ns, rate), and the line of the last row.
+fn table_rows(
+    text: &str,
+    spec: &TableSpec,
+    time_unit: TimeUnit,
+) -> Result<(Vec<(u64, Bitrate)>, usize), TraceError> {
+    let unit = time_unit.name();
     let mut rows: Vec<(u64, Bitrate)> = Vec::new();
     let mut last_line = 0;
     for (line, l) in data_lines(text) {
@@ -192,7 +337,7 @@ fn parse_table(text: &str, spec: &TableSpec) -> Result<Capacity, TraceError> {
         {
             continue;
         }
-        let t = field(spec.time_column, "time")?;
+        let t = field(spec.time_column, "time")? * time_unit.seconds();
         let r = field(spec.rate_column, "rate")?;
         // As written, for the messages (both columns exist: `field` found them).
         let (raw_t, raw_r) = (cols[spec.time_column], cols[spec.rate_column]);
@@ -200,7 +345,7 @@ fn parse_table(text: &str, spec: &TableSpec) -> Result<Capacity, TraceError> {
             return Err(TraceError::Parse {
                 line,
                 reason: format!(
-                    "time `{raw_t}` s is beyond {MAX_TABLE_TIME_S:e} s (about 317 years), \
+                    "time `{raw_t}` {unit} is beyond {MAX_TABLE_TIME_S:e} s (about 317 years), \
                      the latest whose nanoseconds fit in 64 bits"
                 ),
             });
@@ -226,29 +371,7 @@ fn parse_table(text: &str, spec: &TableSpec) -> Result<Capacity, TraceError> {
         last_line = line;
         rows.push((t_ns, rate));
     }
-    let first = rows.first().ok_or(TraceError::Empty)?.0;
-    let last = rows.last().ok_or(TraceError::Empty)?.0;
-    // The last row lasts as long as the spacing before it (1 s for a single row).
-    let spacing = match rows.len() {
-        0 | 1 => 1_000_000_000,
-        n => rows[n - 1].0 - rows[n - 2].0,
-    };
-    let period = match spec.end {
-        TraceEnd::Loop => {
-            Some(
-                (last - first)
-                    .checked_add(spacing)
-                    .ok_or_else(|| TraceError::Parse {
-                        line: last_line,
-                        reason: "a looping trace must span less than about 584 years".into(),
-                    })?,
-            )
-        }
-        TraceEnd::Hold => None,
-    };
-    RateSchedule::new(&rows, period)
-        .map(Capacity::Schedule)
-        .ok_or(TraceError::Empty)
+    Ok((rows, last_line))
 }
 
 #[cfg(test)]
@@ -310,5 +433,58 @@ mod tests {
             parse_capacity_trace("", TraceFormat::Table, &SPEC, 1500).unwrap_err(),
             TraceError::Empty
         );
+    }
+
+    #[test]
+    fn a_time_column_in_milliseconds_is_read_with_time_unit_ms() {
+        let text = "0\t5.0\n1000\t7.0\n";
+        let mut c = parse_capacity_trace_with_time_unit(
+            text,
+            TraceFormat::Table,
+            &SPEC,
+            TimeUnit::Ms,
+            1500,
+        )
+        .unwrap();
+        assert_eq!(
+            c.rate_at(Instant::from_millis(500)),
+            Bitrate::from_mbps(5.0)
+        );
+        assert_eq!(
+            c.rate_at(Instant::from_millis(1500)),
+            Bitrate::from_mbps(7.0)
+        );
+        let facts = table_facts(text, TraceFormat::Auto, &SPEC, TimeUnit::S).unwrap();
+        assert_eq!(facts.median_spacing_s, 1000.0);
+        let facts = table_facts(text, TraceFormat::Auto, &SPEC, TimeUnit::Ms).unwrap();
+        assert_eq!(
+            (facts.rows, facts.median_spacing_s, facts.peak_bps),
+            (2, 1.0, 7e6)
+        );
+        assert_eq!(
+            table_facts("0\n5\n", TraceFormat::Auto, &SPEC, TimeUnit::S),
+            None
+        );
+    }
+
+    #[test]
+    fn errors_in_a_trace_file_name_the_file_and_line() {
+        let path = std::env::temp_dir().join(format!("scream-trace-{}.tsv", std::process::id()));
+        std::fs::write(&path, "0 5\n1 x\n").unwrap();
+        let e = load_capacity_trace(&path, TraceFormat::Table, &SPEC, 1500).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}:2: rate `x` is not a non-negative number",
+                path.display()
+            )
+        );
+        std::fs::write(&path, "# nothing\n").unwrap();
+        let e = load_capacity_trace(&path, TraceFormat::Table, &SPEC, 1500).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("{}: trace is empty or has no time span", path.display())
+        );
+        let _ = std::fs::remove_file(&path);
     }
 }

@@ -111,7 +111,7 @@ fn a_mahimahi_stamp_that_wraps_to_zero_nanoseconds_is_an_error_naming_its_line()
     // 2^58 ms x 10^6 is exactly 2^64 ns: it wrapped to 0 and divided by zero.
     let e = trace_run_error("wrap.txt", "288230376151711744\n", "mahimahi");
     assert!(
-        e.starts_with("link.trace: line 1: time stamp 288230376151711744 ms"),
+        e.starts_with("link.trace: ") && e.contains("wrap.txt:1: time stamp 288230376151711744 ms"),
         "{e}"
     );
 }
@@ -121,7 +121,8 @@ fn a_table_trace_of_tiny_rates_never_hangs() {
     // A rate of 1e-300 Mbit/s delivered a few bits per loop of the trace: the first
     // packet's serialisation walked the trace for ever.
     let e = trace_run_error("tiny.tsv", "0 1e-300\n", "table");
-    assert!(e.starts_with("link.trace: line 1: rate `1e-300`"), "{e}");
+    assert!(e.starts_with("link.trace: "), "{e}");
+    assert!(e.contains("tiny.tsv:1: rate `1e-300`"), "{e}");
     assert!(e.contains("check the unit"), "{e}");
 }
 
@@ -201,7 +202,8 @@ fn mahimahi_stamps_near_u64_max_are_rejected() {
     for (name, stamp) in [("max.txt", u64::MAX), ("beyond.txt", 10_000_000_000_001)] {
         let e = trace_run_error(name, &format!("1\n2\n{stamp}\n"), "mahimahi");
         assert!(
-            e.starts_with(&format!("link.trace: line 3: time stamp {stamp} ms")),
+            e.starts_with("link.trace: ")
+                && e.contains(&format!("{name}:3: time stamp {stamp} ms")),
             "{e}"
         );
         assert!(e.contains("fit in 64 bits"), "{e}");

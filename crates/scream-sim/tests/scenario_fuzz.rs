@@ -526,7 +526,13 @@ fn every_key_at_the_ends_of_its_range_runs_to_the_end() {
             (true, 0.0) => 1e-300,
             (true, min) => min * (1.0 + 1e-12),
         };
-        let mut values = vec![r.max, low];
+        // The upper end, or just below it when it is excluded.
+        let high = if r.max_excluded {
+            r.max * (1.0 - 1e-12)
+        } else {
+            r.max
+        };
+        let mut values = vec![high, low];
         if r.zero {
             values.push(0.0);
         }

@@ -11,6 +11,7 @@
 
 mod diagnose;
 mod overrides;
+mod written;
 
 use std::path::{Path, PathBuf};
 
@@ -198,6 +199,7 @@ pub fn load_str<T: DeserializeOwned>(
         overrides,
     };
     check_files_exist(&mut doc, &ctx, base_dir.is_none())?;
+    written::check(&doc, &ctx)?;
 
     let de = toml_edit::de::Deserializer::from(doc);
     serde_path_to_error::deserialize(de).map_err(|e| ctx.schema_error(&e))
@@ -308,10 +310,11 @@ fn check_files_exist(
         } else {
             ""
         };
+        let set = diagnose::set_path(&path);
         return Err(ScenarioError::Invalid {
             location: ctx.locate(&path),
             message: format!(
-                "{dotted}: no such file \"{file}\"{hint}; give another with --set {dotted}=PATH"
+                "{dotted}: no such file \"{file}\"{hint}; give another with --set {set}=PATH"
             ),
         });
     }

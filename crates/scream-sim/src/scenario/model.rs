@@ -2,10 +2,14 @@
 //! keys are errors except inside `[flows.params]`. Times carry `_s`/`_ms` suffixes,
 //! rates `_mbps`/`_kbps`.
 
-use scream_netmodel::{RateUnit, TraceEnd, TraceFormat};
+use scream_netmodel::{RateUnit, TimeUnit, TraceEnd, TraceFormat};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+
+mod queue;
+
+pub use queue::{QueueConfig, QueueKind};
 
 /// One simulation scenario.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -139,8 +143,10 @@ pub struct LinkConfig {
     pub trace: Option<String>,
     /// Trace format. Default auto.
     pub trace_format: TraceFormat,
-    /// Table traces: zero-based column of the time in seconds. Default 0.
+    /// Table traces: zero-based column of the time. Default 0.
     pub trace_time_column: usize,
+    /// Table traces: unit of the time column, `s` or `ms`. Default s.
+    pub trace_time_unit: TimeUnit,
     /// Table traces: zero-based column of the rate. Default 1.
     pub trace_rate_column: usize,
     /// Table traces: unit of the rate. Default mbps.
@@ -188,6 +194,7 @@ impl Default for LinkConfig {
             trace: None,
             trace_format: TraceFormat::Auto,
             trace_time_column: 0,
+            trace_time_unit: TimeUnit::S,
             trace_rate_column: 1,
             trace_rate_unit: RateUnit::Mbps,
             trace_end: TraceEnd::Loop,
@@ -233,81 +240,6 @@ impl LinkConfig {
             || self.loss > 0.0
             || self.loss_steps.iter().any(|[_, p]| *p > 0.0)
             || matches!(self.queue.kind, QueueKind::L4sRamp | QueueKind::DualPi2)
-    }
-}
-
-/// Queue discipline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum QueueKind {
-    /// FIFO with tail drop.
-    #[default]
-    TailDrop,
-    /// CoDel (RFC 8289).
-    Codel,
-    /// CE (or drop) when the sojourn exceeds `ecn_threshold_ms`.
-    EcnThreshold,
-    /// L4S ramp between `ramp_min_ms` and `ramp_max_ms` for ECT(1)/CE packets.
-    L4sRamp,
-    /// DualPI2 (RFC 9332).
-    #[serde(rename = "dualpi2")]
-    DualPi2,
-}
-
-/// The queue at a link's input.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct QueueConfig {
-    /// Discipline. Default tail-drop.
-    pub kind: QueueKind,
-    /// Limit in time, ms, converted to bytes at the link's current capacity when a
-    /// packet arrives (mahimahi: its mean capacity); 0 = unlimited. Default 300 (the
-    /// RMCAT default, RFC 8867 §5.1).
-    pub limit_ms: f64,
-    /// Limit in bytes; 0 = unlimited. When both limits are set the smaller applies.
-    pub limit_bytes: u64,
-    /// CoDel target, ms. Default 5 (RFC 8289 §4.3).
-    pub codel_target_ms: f64,
-    /// CoDel interval, ms. Default 100 (RFC 8289 §4.4).
-    pub codel_interval_ms: f64,
-    /// ecn-threshold: sojourn above which packets are marked, ms. Default 30.
-    pub ecn_threshold_ms: f64,
-    /// l4s-ramp: sojourn of marking probability 0, ms. Default 8.
-    pub ramp_min_ms: f64,
-    /// l4s-ramp: sojourn of marking probability 1, ms. Default 12.
-    pub ramp_max_ms: f64,
-    /// DualPI2 target, ms. Default 15 (RFC 9332 §A.1).
-    pub dualpi2_target_ms: f64,
-    /// DualPI2 L4S step threshold, ms. Default 1.
-    pub dualpi2_step_ms: f64,
-    /// DualPI2 coupling factor k. Default 2.
-    pub dualpi2_coupling: f64,
-    /// DualPI2 update interval, ms. Default 16.
-    pub dualpi2_tupdate_ms: f64,
-    /// DualPI2 integral gain, Hz. Default 0.16.
-    pub dualpi2_alpha: f64,
-    /// DualPI2 proportional gain, Hz. Default 3.2.
-    pub dualpi2_beta: f64,
-}
-
-impl Default for QueueConfig {
-    fn default() -> Self {
-        Self {
-            kind: QueueKind::TailDrop,
-            limit_ms: 300.0,
-            limit_bytes: 0,
-            codel_target_ms: 5.0,
-            codel_interval_ms: 100.0,
-            ecn_threshold_ms: 30.0,
-            ramp_min_ms: 8.0,
-            ramp_max_ms: 12.0,
-            dualpi2_target_ms: 15.0,
-            dualpi2_step_ms: 1.0,
-            dualpi2_coupling: 2.0,
-            dualpi2_tupdate_ms: 16.0,
-            dualpi2_alpha: 0.16,
-            dualpi2_beta: 3.2,
-        }
     }
 }
 

@@ -19,6 +19,8 @@ pub struct Range {
     pub max: f64,
     /// Whether `min` itself is excluded.
     pub min_excluded: bool,
+    /// Whether `max` itself is excluded.
+    pub max_excluded: bool,
     /// Whether 0 is allowed besides the interval (a capacity of 0 is an outage).
     pub zero: bool,
     /// Whether `inf` is allowed besides the interval (an unlimited capacity).
@@ -33,6 +35,7 @@ impl Range {
             min,
             max,
             min_excluded: false,
+            max_excluded: false,
             zero: false,
             inf: false,
             unit,
@@ -53,7 +56,12 @@ impl Range {
         } else {
             v >= self.min
         };
-        (low && v <= self.max) || (self.zero && v == 0.0) || (self.inf && v == f64::INFINITY)
+        let high = if self.max_excluded {
+            v < self.max
+        } else {
+            v <= self.max
+        };
+        (low && high) || (self.zero && v == 0.0) || (self.inf && v == f64::INFINITY)
     }
 
     /// The range as the documentation writes it: `[0, 60000] ms`, `(0, 1e6] s`,
@@ -66,7 +74,8 @@ impl Range {
         } else {
             number(self.max)
         };
-        let mut s = format!("{open}{}, {max}]", number(self.min));
+        let close = if self.max_excluded { ')' } else { ']' };
+        let mut s = format!("{open}{}, {max}{close}", number(self.min));
         if !self.unit.is_empty() {
             s.push(' ');
             s.push_str(self.unit);
@@ -166,6 +175,12 @@ pub const AUDIO_INTERVAL_MS: Range = Range::closed(0.1, 60_000.0, "ms");
 pub const PRIORITY: Range = Range::closed(1e-3, 1e3, "");
 /// Probabilities.
 pub const PROBABILITY: Range = Range::closed(0.0, 1.0, "");
+/// A link's constant loss probability: below 1, since at 1 nothing would ever arrive
+/// (a blackout for a while is `loss_steps`, which may reach 1).
+pub const LOSS: Range = Range {
+    max_excluded: true,
+    ..Range::closed(0.0, 1.0, "")
+};
 /// Mean loss burst, packets: a million packets is minutes of blackout at any rate
 /// here (use `loss_steps` for that).
 pub const LOSS_BURST_PACKETS: Range = Range::closed(1.0, 1e6, "packets");
@@ -203,7 +218,8 @@ pub fn of_key(name: &str, element: Option<usize>) -> Option<Range> {
         ("capacity_mbps", None) => CAPACITY_MBPS,
         ("capacity_steps", Some(0)) | ("loss_steps", Some(0)) => TIME_S,
         ("capacity_steps", Some(1)) => CAPACITY_MBPS,
-        ("loss_steps", Some(1)) | ("loss", None) => PROBABILITY,
+        ("loss_steps", Some(1)) => PROBABILITY,
+        ("loss", None) => LOSS,
         ("trace_time_column" | "trace_rate_column", None) => TRACE_COLUMN,
         ("mahimahi_packet_bytes", None) => MAHIMAHI_PACKET_BYTES,
         ("one_way_delay_ms" | "jitter_ms" | "jitter_max_ms", None) => DELAY_MS,
@@ -239,6 +255,8 @@ mod tests {
         assert_eq!(DURATION_S.describe(), "(0, 1e6] s");
         assert_eq!(CAPACITY_MBPS.describe(), "[0.001, 1e7] Mbit/s, 0 or inf");
         assert_eq!(PRIORITY.describe(), "[0.001, 1000]");
+        assert_eq!(LOSS.describe(), "[0, 1)");
+        assert!(LOSS.contains(0.999) && !LOSS.contains(1.0));
         let e = DELAY_MS.check("link.one_way_delay_ms", 1e30).unwrap_err();
         assert_eq!(
             e.to_string(),

@@ -90,7 +90,10 @@ impl Scenario {
         }
         let links = self.link_configs();
         if links.is_empty() {
-            return fail("links", "at least one link is required");
+            return fail(
+                "links",
+                "is empty: a scenario needs a [link] table or at least one [[links]] table",
+            );
         }
         let mut names = BTreeSet::new();
         for (i, l) in links.iter().enumerate() {
@@ -124,7 +127,10 @@ impl Scenario {
             }
         }
         if self.flows.is_empty() {
-            return fail("flows", "at least one flow is required");
+            return fail(
+                "flows",
+                "is empty: a scenario needs at least one [[flows]] table",
+            );
         }
         let mut flow_names = BTreeSet::new();
         for (i, f) in self.flows.iter().enumerate() {
@@ -363,6 +369,19 @@ fn validate_steps(key: &str, steps: &[[f64; 2]], value_range: Range) -> Check {
 fn validate_link(key: &str, l: &LinkConfig) -> Check {
     if let Some(c) = l.capacity_mbps {
         check(key, "capacity_mbps", r::CAPACITY_MBPS, c)?;
+        // 0 before a step is an outage that ends; 0 for ever carries nothing at all.
+        if c == 0.0 && l.capacity_steps.is_empty() && l.trace.is_none() {
+            return fail(
+                format!("{key}.capacity_mbps"),
+                format!(
+                    "is 0 and no capacity_steps follow, so nothing would ever cross the \
+                     link: give a capacity in [{}, {}] Mbit/s or inf, and for outages use \
+                     capacity_steps, e.g. [[5.0, 0], [6.0, 10]]",
+                    r::number(r::CAPACITY_MBPS.min),
+                    r::number(r::CAPACITY_MBPS.max)
+                ),
+            );
+        }
     }
     let steps = format!("{key}.capacity_steps");
     validate_steps(&steps, &l.capacity_steps, r::CAPACITY_MBPS)?;
@@ -398,7 +417,17 @@ fn validate_link(key: &str, l: &LinkConfig) -> Check {
     if let Some(m) = l.jitter_max_ms {
         check(key, "jitter_max_ms", r::DELAY_MS, m)?;
     }
-    check(key, "loss", r::PROBABILITY, l.loss)?;
+    if l.loss == 1.0 {
+        return fail(
+            format!("{key}.loss"),
+            format!(
+                "must be in {} (is 1): with loss 1 nothing would arrive; for a blackout \
+                 use loss_steps, e.g. [[5.0, 1.0], [6.0, 0.0]]",
+                r::LOSS.describe()
+            ),
+        );
+    }
+    check(key, "loss", r::LOSS, l.loss)?;
     validate_queue(&format!("{key}.queue"), &l.queue)
 }
 
@@ -461,3 +490,6 @@ fn validate_source(key: &str, s: &SourceConfig, used: bool) -> Check {
 
 #[cfg(test)]
 mod tests;
+mod warnings;
+
+pub use warnings::{MAX_PLAUSIBLE_PEAK_BPS, MAX_PLAUSIBLE_SPACING_S, MIN_PLAUSIBLE_PEAK_BPS};

@@ -99,8 +99,12 @@ impl Context<'_> {
                 let msg = format!("missing key \"{name}\" in {}", table_name(&path));
                 (path, msg)
             }
-            None if path.is_empty() => (path, message.to_owned()),
-            None => (path.clone(), format!("{}: {message}", dotted(&path))),
+            Some(Complaint::InvalidType { found, expected }) if !path.is_empty() => {
+                let msg = type_message(&dotted(&path), &found, &expected);
+                (path, msg)
+            }
+            _ if path.is_empty() => (path, message.to_owned()),
+            _ => (path.clone(), format!("{}: {message}", dotted(&path))),
         };
         ScenarioError::Invalid {
             location: self.locate(&full),
@@ -120,6 +124,12 @@ fn moved_key(name: &str) -> Option<&'static str> {
         }
         _ => None,
     }
+}
+
+/// `flows.0.source.fps` from path segments: the spelling `--set` accepts, for messages
+/// that suggest an override.
+pub(super) fn set_path(path: &[String]) -> String {
+    path.join(".")
 }
 
 /// `flows[0].source.fps` from path segments (numeric segments become indexes).
@@ -164,9 +174,22 @@ fn segments(path: &serde_path_to_error::Path) -> Vec<String> {
 /// provided methods).
 #[derive(Debug, PartialEq)]
 enum Complaint {
-    UnknownField { name: String, expected: Vec<String> },
-    UnknownVariant { name: String, expected: Vec<String> },
-    MissingField { name: String },
+    UnknownField {
+        name: String,
+        expected: Vec<String>,
+    },
+    UnknownVariant {
+        name: String,
+        expected: Vec<String>,
+    },
+    MissingField {
+        name: String,
+    },
+    /// `invalid type: string "5", expected f64`.
+    InvalidType {
+        found: String,
+        expected: String,
+    },
 }
 
 fn parse_serde_message(message: &str) -> Option<Complaint> {
@@ -186,6 +209,13 @@ fn parse_serde_message(message: &str) -> Option<Complaint> {
             expected: quoted(tail),
         });
     }
+    if let Some(rest) = message.strip_prefix("invalid type: ") {
+        let (found, expected) = rest.rsplit_once(", expected ")?;
+        return Some(Complaint::InvalidType {
+            found: found.to_owned(),
+            expected: expected.to_owned(),
+        });
+    }
     let rest = message.strip_prefix("missing field `")?;
     let (name, _) = rest.split_once('`')?;
     Some(Complaint::MissingField {
@@ -193,8 +223,51 @@ fn parse_serde_message(message: &str) -> Option<Complaint> {
     })
 }
 
+/// `link.capacity_mbps must be a number, not the string "5"`, from serde's wording of
+/// what it found (`string "5"`, `integer `5``, `floating point `1.5``, `boolean `true``,
+/// `sequence`, `map`) and what it expected (a Rust type name or a phrase).
+fn type_message(key: &str, found: &str, expected: &str) -> String {
+    let wanted = match expected {
+        "f64" | "f32" => "a number",
+        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number (0 or more)",
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number",
+        "a boolean" => "true or false",
+        "a string" => "a string (in quotes)",
+        e if e.starts_with("a sequence") || e.starts_with("an array") => "a list [...]",
+        e if e.starts_with("struct ") || e == "a map" => "a table",
+        e => e,
+    };
+    // The value inside serde's backquotes, for the numbers and booleans.
+    let literal = |prefix: &str| {
+        found
+            .strip_prefix(prefix)
+            .map(|rest| rest.trim_matches('`').to_owned())
+    };
+    let (shown, hint) = if let Some(text) = found.strip_prefix("string ") {
+        let inner = text.trim_matches('"');
+        let numeric = inner.trim().parse::<f64>().is_ok() && wanted.contains("number");
+        let hint = if numeric {
+            format!(" (write {inner} without quotes)")
+        } else {
+            String::new()
+        };
+        (format!("the string {text}"), hint)
+    } else if let Some(v) = literal("integer ").or_else(|| literal("floating point ")) {
+        (format!("the number {v}"), String::new())
+    } else if let Some(v) = literal("boolean ") {
+        (format!("the boolean {v}"), String::new())
+    } else if found == "sequence" {
+        ("a list".to_owned(), String::new())
+    } else if found == "map" {
+        ("a table".to_owned(), String::new())
+    } else {
+        (found.to_owned(), String::new())
+    };
+    format!("{key} must be {wanted}, not {shown}{hint}")
+}
+
 /// ` (did you mean X?)` for a near miss, else the list of accepted names.
-fn suggestion(name: &str, expected: &[String]) -> String {
+pub(super) fn suggestion(name: &str, expected: &[String]) -> String {
     let closest = expected
         .iter()
         .map(|candidate| (edit_distance(name, candidate), candidate))
@@ -258,6 +331,32 @@ mod tests {
                 expected: vec!["a".into(), "b".into()]
             })
         );
+    }
+
+    #[test]
+    fn type_errors_name_the_key_and_the_kind_of_value_wanted() {
+        assert_eq!(
+            type_message("link.capacity_mbps", "string \"5\"", "f64"),
+            "link.capacity_mbps must be a number, not the string \"5\" (write 5 without quotes)"
+        );
+        assert_eq!(
+            type_message("seed", "floating point `1.5`", "u64"),
+            "seed must be a whole number (0 or more), not the number 1.5"
+        );
+        assert_eq!(
+            type_message("link.jitter_keep_order", "string \"yes\"", "a boolean"),
+            "link.jitter_keep_order must be true or false, not the string \"yes\""
+        );
+        assert_eq!(
+            type_message("link.capacity_steps", "map", "a sequence"),
+            "link.capacity_steps must be a list [...], not a table"
+        );
+    }
+
+    #[test]
+    fn set_paths_use_dots_for_indexes() {
+        let p: Vec<String> = ["flows", "0", "source", "trace"].map(String::from).to_vec();
+        assert_eq!(set_path(&p), "flows.0.source.trace");
     }
 
     #[test]

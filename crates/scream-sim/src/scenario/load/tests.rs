@@ -83,7 +83,7 @@ fn wrong_value_type_names_file_line_and_dotted_key() {
     let text = TEXT.replace("fps = 50.0", "fps = \"x\"");
     assert_eq!(
         error(&text, &[]),
-        "paper.toml:10: flows[0].source.fps: invalid type: string \"x\", expected f64"
+        "paper.toml:10: flows[0].source.fps must be a number, not the string \"x\""
     );
 }
 
@@ -156,7 +156,7 @@ fn override_of_an_unknown_key_is_an_error_naming_the_override() {
 fn override_with_a_wrong_type_names_the_override() {
     assert_eq!(
         error(TEXT, &["flows.0.source.fps=fast"]),
-        "--set flows.0.source.fps=fast: flows[0].source.fps: invalid type: string \"fast\", expected f64"
+        "--set flows.0.source.fps=fast: flows[0].source.fps must be a number, not the string \"fast\""
     );
 }
 

@@ -1,0 +1,128 @@
+//! Checks that need the keys as written (in the file or by `--set`), which serde's
+//! defaults hide once the scenario is deserialised: a sender parameter name that the
+//! sender does not know, and an AQM key of another queue discipline than the one
+//! chosen, which would otherwise be ignored without a word.
+
+use toml_edit::{DocumentMut, Item};
+
+use super::diagnose::{self, Context};
+use super::{Location, ScenarioError, item_at};
+use crate::scenario::model::QueueKind;
+
+/// The first problem with the keys written in `doc`.
+pub(super) fn check(doc: &DocumentMut, ctx: &Context<'_>) -> Result<(), ScenarioError> {
+    check_params(doc.as_item(), ctx)?;
+    for link in link_paths(doc.as_item()) {
+        check_queue(doc.as_item(), &link, ctx)?;
+    }
+    Ok(())
+}
+
+fn segs(parts: &[&str]) -> Vec<String> {
+    parts.iter().map(|s| (*s).to_owned()).collect()
+}
+
+/// Entries of the array of tables at `key` (`flows`, `links`), by index.
+fn entries(root: &Item, key: &str) -> usize {
+    root.get(key).map_or(0, |list| {
+        (0..).take_while(|&i| list.get(i).is_some()).count()
+    })
+}
+
+/// `[flows.params]` names must be fields the sender can set.
+fn check_params(root: &Item, ctx: &Context<'_>) -> Result<(), ScenarioError> {
+    let known: Vec<String> = scream::sender::SenderConfig::param_names()
+        .iter()
+        .map(|n| (*n).to_owned())
+        .collect();
+    for i in 0..entries(root, "flows") {
+        let params_path = segs(&["flows", &i.to_string(), "params"]);
+        let Some(params) = item_at(root, &params_path).and_then(Item::as_table_like) else {
+            continue;
+        };
+        for (name, _) in params.iter() {
+            if known.iter().any(|k| k == name) {
+                continue;
+            }
+            let mut path = params_path.clone();
+            path.push(name.to_owned());
+            return Err(ScenarioError::Invalid {
+                location: ctx.locate(&path),
+                message: format!(
+                    "unknown sender parameter \"{name}\" in [{}]{}",
+                    diagnose::dotted(&params_path),
+                    diagnose::suggestion(name, &known)
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Paths of every link direction table: `link`, `links.<i>`, and their `reverse`.
+fn link_paths(root: &Item) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    let mut push = |path: Vec<String>| {
+        if item_at(root, &path).is_some() {
+            let mut reverse = path.clone();
+            reverse.push("reverse".to_owned());
+            found.push(path);
+            if item_at(root, &reverse).is_some() {
+                found.push(reverse);
+            }
+        }
+    };
+    push(segs(&["link"]));
+    for i in 0..entries(root, "links") {
+        push(segs(&["links", &i.to_string()]));
+    }
+    found
+}
+
+/// Every AQM key written in a queue table must belong to that queue's discipline.
+///
+/// Except when `--set` changed the kind and the file wrote the key: switching a
+/// scenario's AQM from the command line (`--set link.queue.kind=codel` on a file tuned
+/// for `l4s-ramp`) leaves the file's keys of the old kind behind, and `--set` has no
+/// way to remove them.
+fn check_queue(root: &Item, link: &[String], ctx: &Context<'_>) -> Result<(), ScenarioError> {
+    let mut queue_path = link.to_vec();
+    queue_path.push("queue".to_owned());
+    let Some(queue) = item_at(root, &queue_path).and_then(Item::as_table_like) else {
+        return Ok(());
+    };
+    let kind = match queue.get("kind") {
+        None => QueueKind::default(),
+        // An unknown kind is reported, with a suggestion, when the scenario is read.
+        Some(item) => match item.as_str().and_then(QueueKind::from_name) {
+            Some(kind) => kind,
+            None => return Ok(()),
+        },
+    };
+    let by_override = |path: &[String]| matches!(ctx.locate(path), Location::Override { .. });
+    let mut kind_path = queue_path.clone();
+    kind_path.push("kind".to_owned());
+    let kind_by_override = by_override(&kind_path);
+    for (key, _) in queue.iter() {
+        let Some(owner) = QueueKind::owner_of(key).filter(|o| *o != kind) else {
+            continue;
+        };
+        let mut path = queue_path.clone();
+        path.push(key.to_owned());
+        if kind_by_override && !by_override(&path) {
+            continue;
+        }
+        let table = diagnose::dotted(&queue_path);
+        return Err(ScenarioError::Invalid {
+            location: ctx.locate(&path),
+            message: format!(
+                "{table}.{key} applies only to kind = \"{}\", and this queue is kind = \"{}\": \
+                 remove the key or set {table}.kind = \"{}\"",
+                owner.name(),
+                kind.name(),
+                owner.name()
+            ),
+        });
+    }
+    Ok(())
+}
