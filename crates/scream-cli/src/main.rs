@@ -2,13 +2,6 @@
 
 mod bench;
 mod ccfb;
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "sim::table() is moved onto it in a separate change"
-    )
-)]
 mod columns;
 mod eval;
 mod manifest;

@@ -4,6 +4,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::columns::{
+    Align::{Left, Right},
+    Columns,
+};
+
 use crate::progress::Progress;
 
 /// Arguments of `scream sim`.
@@ -95,80 +100,110 @@ pub(crate) fn table(summary: &Value, out_dir: &Path) -> String {
         num(summary, &["duration_s"]),
         num(summary, &["wall_time_s"]),
     ));
-    out.push_str(&format!(
-        "{:<12} {:>8} {:>8} {:>21} {:>8} {:>7} {:>9} {:>6} {:>6}\n",
-        "flow", "tput", "target", "queue delay", "est.qd", "sRTT", "frame p95", "loss", "CE"
-    ));
-    out.push_str(&format!(
-        "{:<12} {:>8} {:>8} {:>21} {:>8} {:>7} {:>9} {:>6} {:>6}\n",
-        "", "Mbit/s", "Mbit/s", "mean/p95/p99 ms", "mean ms", "mean ms", "ms", "%", "%"
-    ));
+    // Columns as wide as their widest cell: a long flow or link name widens its
+    // column instead of shifting every number after it.
+    let mut flows = Columns::new(&[Left, Right, Right, Right, Right, Right, Right, Right, Right]);
+    flows.row([
+        "flow",
+        "tput",
+        "target",
+        "queue delay",
+        "est.qd",
+        "sRTT",
+        "frame p95",
+        "loss",
+        "CE",
+    ]);
+    flows.row([
+        "",
+        "Mbit/s",
+        "Mbit/s",
+        "mean/p95/p99 ms",
+        "mean ms",
+        "mean ms",
+        "ms",
+        "%",
+        "%",
+    ]);
+    let triple = |d: &Value| {
+        format!(
+            "{:.1}/{:.1}/{:.1}",
+            num(d, &["mean"]),
+            num(d, &["p95"]),
+            num(d, &["p99"])
+        )
+    };
+    let null = Value::Null;
     for flow in summary
         .get("flows")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
     {
-        let qd = format!(
-            "{:.1}/{:.1}/{:.1}",
-            num(flow, &["queue_delay_ms", "mean"]),
-            num(flow, &["queue_delay_ms", "p95"]),
-            num(flow, &["queue_delay_ms", "p99"])
-        );
-        out.push_str(&format!(
-            "{:<12} {:>8.2} {:>8.2} {:>21} {:>8.1} {:>7.1} {:>9.1} {:>6.2} {:>6.2}\n",
-            flow.get("name").and_then(Value::as_str).unwrap_or("?"),
-            num(flow, &["throughput_mbps"]),
-            num(flow, &["target_bitrate_mbps", "mean"]),
-            qd,
-            num(flow, &["estimated_queue_delay_ms", "mean"]),
-            num(flow, &["srtt_ms", "mean"]),
-            num(flow, &["frame_delay_ms", "p95"]),
-            100.0 * num(flow, &["loss_ratio"]),
-            100.0 * num(flow, &["ce_ratio"]),
-        ));
+        flows.row([
+            flow.get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("?")
+                .to_owned(),
+            format!("{:.2}", num(flow, &["throughput_mbps"])),
+            format!("{:.2}", num(flow, &["target_bitrate_mbps", "mean"])),
+            triple(flow.get("queue_delay_ms").unwrap_or(&null)),
+            format!("{:.1}", num(flow, &["estimated_queue_delay_ms", "mean"])),
+            format!("{:.1}", num(flow, &["srtt_ms", "mean"])),
+            format!("{:.1}", num(flow, &["frame_delay_ms", "p95"])),
+            format!("{:.2}", 100.0 * num(flow, &["loss_ratio"])),
+            format!("{:.2}", 100.0 * num(flow, &["ce_ratio"])),
+        ]);
         let streams = flow
             .get("streams")
             .and_then(Value::as_array)
             .map_or(&[][..], Vec::as_slice);
         if streams.len() > 1 {
             for st in streams {
-                out.push_str(&format!(
-                    "  {:<10} {:>8.2} {:>8.2} {:>21} {:>8} {:>7} {:>9.1} {:>6.2} {:>6.2}\n",
-                    st.get("name").and_then(Value::as_str).unwrap_or("?"),
-                    num(st, &["throughput_mbps"]),
-                    num(st, &["target_bitrate_mbps", "mean"]),
-                    "",
-                    "",
-                    "",
-                    num(st, &["frame_delay_ms", "p95"]),
-                    100.0 * num(st, &["loss_ratio"]),
-                    100.0 * num(st, &["ce_ratio"]),
-                ));
+                flows.row([
+                    format!(
+                        "  {}",
+                        st.get("name").and_then(Value::as_str).unwrap_or("?")
+                    ),
+                    format!("{:.2}", num(st, &["throughput_mbps"])),
+                    format!("{:.2}", num(st, &["target_bitrate_mbps", "mean"])),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    format!("{:.1}", num(st, &["frame_delay_ms", "p95"])),
+                    format!("{:.2}", 100.0 * num(st, &["loss_ratio"])),
+                    format!("{:.2}", 100.0 * num(st, &["ce_ratio"])),
+                ]);
             }
         }
         if let Some(w) = flow.get("window") {
-            out.push_str(&format!(
-                "{:<12} {:>8.2} {:>8} {:>21}   ({:.0}-{:.0} s window)\n",
-                "",
-                num(w, &["throughput_mbps"]),
-                "",
-                format!(
-                    "{:.1}/{:.1}/{:.1}",
-                    num(w, &["queue_delay_ms", "mean"]),
-                    num(w, &["queue_delay_ms", "p95"]),
-                    num(w, &["queue_delay_ms", "p99"])
-                ),
+            let note = format!(
+                "  ({:.0}-{:.0} s window)",
                 num(w, &["from_s"]),
-                num(w, &["to_s"]),
-            ));
+                num(w, &["to_s"])
+            );
+            flows.row_with_note(
+                [
+                    String::new(),
+                    format!("{:.2}", num(w, &["throughput_mbps"])),
+                    String::new(),
+                    triple(w.get("queue_delay_ms").unwrap_or(&null)),
+                ],
+                &note,
+            );
         }
     }
+    out.push_str(&flows.render());
     out.push('\n');
-    out.push_str(&format!(
-        "{:<12} {:<8} {:>13} {:>12} {:>8} {:>8}\n",
-        "link", "dir", "capacity", "utilisation", "dropped", "CE-mark"
-    ));
+    let mut links = Columns::new(&[Left, Left, Right, Right, Right, Right]);
+    links.row([
+        "link",
+        "dir",
+        "capacity",
+        "utilisation",
+        "dropped",
+        "CE-mark",
+    ]);
     for link in summary
         .get("links")
         .and_then(Value::as_array)
@@ -187,16 +222,22 @@ pub(crate) fn table(summary: &Value, out_dir: &Path) -> String {
         } else {
             format!("{:.2} Mbit/s", num(link, &["capacity_mean_mbps"]))
         };
-        out.push_str(&format!(
-            "{:<12} {:<8} {:>13} {:>11.1}% {:>8} {:>8}\n",
-            link.get("name").and_then(Value::as_str).unwrap_or("?"),
-            link.get("direction").and_then(Value::as_str).unwrap_or(""),
+        links.row([
+            link.get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("?")
+                .to_owned(),
+            link.get("direction")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
             capacity,
-            100.0 * num(link, &["utilization"]),
-            count("packets_dropped") + count("packets_lost"),
-            count("packets_ce_marked"),
-        ));
+            format!("{:.1}%", 100.0 * num(link, &["utilization"])),
+            (count("packets_dropped") + count("packets_lost")).to_string(),
+            count("packets_ce_marked").to_string(),
+        ]);
     }
+    out.push_str(&links.render());
     out.push_str(&format!("\noutputs in {}\n", out_dir.display()));
     out
 }
@@ -241,6 +282,9 @@ pub(crate) mod engine {
         progress: &mut dyn FnMut(f64),
     ) -> Result<Outcome, String> {
         let loaded = load(scenario, overrides)?;
+        for w in loaded.warnings() {
+            crate::warn(&w);
+        }
         let started_unix_s = crate::manifest::now_unix_s();
         let result = run_loaded(&loaded, seed, Some(progress))?;
         let out_dir: PathBuf =

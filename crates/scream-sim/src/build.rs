@@ -25,7 +25,7 @@ use scream::{Bitrate, Duration, Ecn, Instant};
 use scream_netmodel::queue::{Codel, DualPi2, DualPi2Params, EcnThreshold, Fifo, L4sRamp};
 use scream_netmodel::{
     Capacity, DirectedLink, Jitter, LossModel, PathEffects, ProbabilitySchedule, Queue, QueueLimit,
-    RateSchedule, RngStream, TableSpec, load_capacity_trace, synthetic,
+    RateSchedule, RngStream, TableSpec, load_capacity_trace_with_time_unit, synthetic,
 };
 
 use crate::packet::Packet;
@@ -117,7 +117,8 @@ fn build_capacity(
             unit: l.trace_rate_unit,
             end: l.trace_end,
         };
-        return load_capacity_trace(&path, l.trace_format, &spec, l.mahimahi_packet_bytes).map_err(
+        let (format, unit, packet) = (l.trace_format, l.trace_time_unit, l.mahimahi_packet_bytes);
+        return load_capacity_trace_with_time_unit(&path, format, &spec, unit, packet).map_err(
             |e| SimError::LinkTrace {
                 key: format!("{key}.trace"),
                 source: e,

@@ -22,7 +22,7 @@ pub(crate) const START_BITRATE_MBPS: f64 = 1.0;
 /// Highest target, Mbit/s: above every synthetic capacity, so the links limit the flows.
 pub(crate) const MAX_BITRATE_MBPS: f64 = 100.0;
 /// Propagation delay each way of the single-flow cases, ms (a cellular round trip of
-/// about 20 ms, as the built-in `lumos5g` and `lte` scenarios).
+/// about 20 ms, as the built-in `5g-synthetic` and `lte-synthetic` scenarios).
 pub(crate) const SINGLE_ONE_WAY_MS: f64 = 10.0;
 /// Propagation delay each way of the shared-bottleneck cases, ms (RFC 8867's 50 ms RTT).
 pub(crate) const SHARED_ONE_WAY_MS: f64 = 25.0;
