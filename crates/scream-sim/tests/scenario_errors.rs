@@ -217,6 +217,20 @@ fn an_error_in_a_capacity_trace_names_the_file_and_line() {
     );
 }
 
+#[test]
+fn an_error_in_a_frame_trace_names_the_file_and_line() {
+    let trace = temp_file("frames.txt", "1200\nbig\n");
+    let set = format!("flows.0.source.trace={}", trace.display());
+    let s = load_with(BASE, &[&set]).expect("loads");
+    let e = run(&s, 1, None)
+        .map(|_| ())
+        .expect_err("bad trace")
+        .to_string();
+    let want = format!("{}:2: `big` is not a frame size in bytes", trace.display());
+    assert!(e.ends_with(&want), "{e}");
+    assert!(e.starts_with("flows[0].source.trace"), "{e}");
+}
+
 fn trace_warnings(name: &str, text: &str, sets: &[&str]) -> Vec<String> {
     let trace = temp_file(name, text);
     let set = format!("link.trace={}", trace.display());

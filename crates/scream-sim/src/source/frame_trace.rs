@@ -37,21 +37,23 @@ pub enum FrameTraceError {
         reason: String,
     },
     /// A line is not a frame size.
-    #[error("line {line}: `{text}` is not a frame size in bytes")]
+    #[error("{file}:{line}: `{text}` is not a frame size in bytes")]
     Parse {
+        /// The trace (a path, or `builtin:<name>`).
+        file: String,
         /// One-based line number.
         line: usize,
         /// The offending text.
         text: String,
     },
     /// No frame, or only empty frames.
-    #[error("the frame trace holds no non-empty frame")]
-    Empty,
+    #[error("{0}: the frame trace holds no non-empty frame")]
+    Empty(String),
 }
 
 /// Parses frame sizes from text (blank lines and `#` comments ignored; a fractional
-/// size is rounded).
-pub fn parse_frame_sizes(text: &str) -> Result<Vec<u32>, FrameTraceError> {
+/// size is rounded). `file` names the trace in errors.
+pub fn parse_frame_sizes(text: &str, file: &str) -> Result<Vec<u32>, FrameTraceError> {
     let mut sizes = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let l = line.trim();
@@ -63,13 +65,14 @@ pub fn parse_frame_sizes(text: &str) -> Result<Vec<u32>, FrameTraceError> {
             .ok()
             .filter(|v: &f64| v.is_finite() && *v >= 0.0 && *v < f64::from(u32::MAX))
             .ok_or_else(|| FrameTraceError::Parse {
+                file: file.to_owned(),
                 line: i + 1,
                 text: l.to_owned(),
             })?;
         sizes.push(v.round() as u32);
     }
     if sizes.iter().all(|s| *s == 0) {
-        return Err(FrameTraceError::Empty);
+        return Err(FrameTraceError::Empty(file.to_owned()));
     }
     Ok(sizes)
 }
@@ -79,7 +82,7 @@ pub fn parse_frame_sizes(text: &str) -> Result<Vec<u32>, FrameTraceError> {
 pub fn load_frame_sizes(spec: &str, base_dir: Option<&Path>) -> Result<Vec<u32>, FrameTraceError> {
     let path = if let Some(name) = spec.strip_prefix("builtin:") {
         match builtin_frame_trace(name) {
-            Some(BuiltinTrace::Text(t)) => return parse_frame_sizes(t),
+            Some(BuiltinTrace::Text(t)) => return parse_frame_sizes(t, spec),
             Some(BuiltinTrace::File(p)) => p,
             None => return Err(FrameTraceError::UnknownBuiltin(name.to_owned())),
         }
@@ -90,7 +93,7 @@ pub fn load_frame_sizes(spec: &str, base_dir: Option<&Path>) -> Result<Vec<u32>,
         path: path.display().to_string(),
         reason: e.to_string(),
     })?;
-    parse_frame_sizes(&text)
+    parse_frame_sizes(&text, &path.display().to_string())
 }
 
 /// `p` itself if absolute (or no base is known), else `base/p`.
