@@ -221,6 +221,7 @@ pub enum Event {
 }
 
 mod ack;
+mod cc_events;
 mod clock;
 mod config;
 mod delay;
@@ -239,6 +240,7 @@ mod v2;
 
 use std::collections::VecDeque;
 
+pub use cc_events::{BackOffCause, CongestionEvent, CongestionEventKind, MAX_CC_EVENTS};
 pub use clock::{MAX_TIME_STEP, RTT_LEAP, TIME_JITTER_TOLERANCE};
 pub use config::{ConfigError, EcnMode, SenderConfig};
 pub use improvements::{IMPROVEMENT_NAMES, Improvements};
@@ -318,6 +320,8 @@ pub struct Sender {
     rate_media: RateMeter,
     /// Recent peak delivery rate (`l4s-pacing`).
     delivery: delivery::DeliveryPeak,
+    /// Opt-in record of congestion-control decisions (`cc_events`).
+    cc_events: cc_events::CcEventQueue,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -358,6 +362,7 @@ impl Sender {
             rate_ce: RateMeter::default(),
             rate_media: RateMeter::default(),
             delivery: delivery::DeliveryPeak::default(),
+            cc_events: cc_events::CcEventQueue::default(),
         })
     }
 
@@ -416,7 +421,7 @@ impl Sender {
         self.rate_media.add(now, added);
         self.check_queues(now);
         if self.have_feedback {
-            self.update_targets();
+            self.update_targets(now);
         } else {
             self.update_pacing_rate();
         }
@@ -431,10 +436,17 @@ impl Sender {
 
     fn check_queues(&mut self, now: Instant) {
         let max = self.config.max_rtp_queue_delay;
-        for (i, s) in self.streams.iter_mut().enumerate() {
-            if s.check_discard(now, max) {
+        for i in 0..self.streams.len() {
+            if let Some((packets, bytes)) = self.streams[i].check_discard(now, max) {
                 let stream = StreamId(u32::try_from(i).unwrap_or(u32::MAX));
                 push_event(&mut self.events, Event::KeyFrameRequest { stream });
+                let discard = CongestionEventKind::RtpQueueDiscard {
+                    stream,
+                    packets,
+                    bytes,
+                };
+                self.cc_event(now, discard);
+                self.cc_event(now, CongestionEventKind::KeyFrameRequest { stream });
             }
         }
     }
