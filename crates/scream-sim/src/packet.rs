@@ -2,6 +2,7 @@
 //! ECN), where it is going (route and hop), and a body for the endpoint it reaches.
 
 use crate::compat::FeedbackMsg;
+use crate::log::PacketTrace;
 use scream::{Duration, Ecn, Instant};
 use scream_netmodel::NetPacket;
 
@@ -51,6 +52,8 @@ pub struct Packet {
     pub queue_delay: Duration,
     /// What it carries.
     pub body: Body,
+    /// Its journey so far, only while the packet log is on (`crate::log`).
+    pub trace: Option<Box<PacketTrace>>,
 }
 
 impl Packet {
@@ -65,6 +68,7 @@ impl Packet {
             sent_at: now,
             queue_delay: Duration::ZERO,
             body,
+            trace: None,
         }
     }
 
@@ -89,5 +93,8 @@ impl NetPacket for Packet {
     }
     fn on_link_exit(&mut self, time_at_link: Duration) {
         self.queue_delay += time_at_link;
+        if let Some(t) = &mut self.trace {
+            t.exit(time_at_link);
+        }
     }
 }
