@@ -3,6 +3,7 @@
 mod bench;
 mod ccfb;
 mod eval;
+mod logs;
 mod progress;
 mod scenarios;
 mod sim;

@@ -280,13 +280,23 @@ impl World {
             }
             self.arrive(now, packet);
         }
-        if let Some(logs) = self.logs.as_deref_mut().filter(|l| l.events_on()) {
-            while let Some((f, event)) = self.nodes[n].endpoint.poll_cc_event() {
-                logs.on_cc_event(f, &self.flows[f as usize].streams, &event);
-            }
+        if self.logs.is_some() {
+            self.log_cc_events(n);
         }
         if let Some(w) = self.nodes[n].endpoint.poll_timeout() {
             self.schedule_node(n, w.max(now));
+        }
+    }
+
+    /// Writes the congestion events node `n` made; kept out of `drain_node`, which
+    /// runs for every packet, so that it costs nothing there with the logs off.
+    #[inline(never)]
+    fn log_cc_events(&mut self, n: usize) {
+        let Some(logs) = self.logs.as_deref_mut().filter(|l| l.events_on()) else {
+            return;
+        };
+        while let Some((f, event)) = self.nodes[n].endpoint.poll_cc_event() {
+            logs.on_cc_event(f, &self.flows[f as usize].streams, &event);
         }
     }
 

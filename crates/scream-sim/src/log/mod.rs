@@ -116,6 +116,7 @@ impl Logs {
     }
 
     /// A node released `packet`: it starts carrying its journey.
+    #[inline(never)]
     pub(crate) fn on_released(&mut self, packet: &mut Packet) {
         if self.packets.is_none() {
             return;
@@ -129,6 +130,7 @@ impl Logs {
     }
 
     /// `packet` reached the node at the end of its route at `now`.
+    #[inline(never)]
     pub(crate) fn on_delivered(&mut self, now: Instant, packet: &Packet) {
         if let Some(sink) = &mut self.packets {
             packet::write(sink, &self.names, packet, Fate::Delivered(now));
@@ -136,6 +138,7 @@ impl Logs {
     }
 
     /// Directed link `link` dropped or lost a packet.
+    #[inline(never)]
     pub(crate) fn on_dropped(&mut self, link: u32, d: &Dropped<Packet>) {
         if let Some(sink) = &mut self.packets {
             let fate = Fate::Dropped {

@@ -115,6 +115,20 @@ impl CcEventQueue {
         self.capacity > 0
     }
 
+    /// The RTP queue of `stream` was discarded: (packets, bytes). Out of line: the
+    /// check runs on every poll and this almost never.
+    #[cold]
+    pub(crate) fn on_discard(&mut self, at: Instant, stream: StreamId, discarded: (u64, u64)) {
+        let (packets, bytes) = discarded;
+        let discard = CongestionEventKind::RtpQueueDiscard {
+            stream,
+            packets,
+            bytes,
+        };
+        self.push(at, discard);
+        self.push(at, CongestionEventKind::KeyFrameRequest { stream });
+    }
+
     pub(crate) fn push(&mut self, at: Instant, kind: CongestionEventKind) {
         if self.capacity == 0 {
             return;

@@ -434,19 +434,18 @@ impl Sender {
         self.expire_in_flight(now);
     }
 
+    // Inlined into `poll_transmit`, which runs it for every packet.
+    #[inline(always)]
     fn check_queues(&mut self, now: Instant) {
         let max = self.config.max_rtp_queue_delay;
-        for i in 0..self.streams.len() {
-            if let Some((packets, bytes)) = self.streams[i].check_discard(now, max) {
+        for (i, s) in self.streams.iter_mut().enumerate() {
+            if let Some(discarded) = s.check_discard(now, max) {
                 let stream = StreamId(u32::try_from(i).unwrap_or(u32::MAX));
                 push_event(&mut self.events, Event::KeyFrameRequest { stream });
-                let discard = CongestionEventKind::RtpQueueDiscard {
-                    stream,
-                    packets,
-                    bytes,
-                };
-                self.cc_event(now, discard);
-                self.cc_event(now, CongestionEventKind::KeyFrameRequest { stream });
+                if self.cc_events.enabled() {
+                    let at = self.time.to_caller(now);
+                    self.cc_events.on_discard(at, stream, discarded);
+                }
             }
         }
     }
