@@ -70,6 +70,13 @@ fn messages(report: &LogReport, limit_mb: u64) -> Vec<String> {
     .into_iter()
     .flatten()
     .collect();
+    if report.packets_untracked > 0 {
+        out.push(format!(
+            "{PACKETS_FILE}: {} packets have no row: more than 65 535 were released at the \
+             same instant",
+            report.packets_untracked
+        ));
+    }
     if report.cc_events_dropped > 0 {
         out.push(format!(
             "{EVENTS_FILE}: the senders dropped {} congestion events before they could be \
@@ -94,6 +101,7 @@ mod tests {
             }),
             events: Some(SinkReport::default()),
             cc_events_dropped: 0,
+            packets_untracked: 0,
         };
         let m = messages(&report, 7);
         assert_eq!(m.len(), 1, "{m:?}");

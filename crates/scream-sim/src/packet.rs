@@ -2,7 +2,6 @@
 //! ECN), where it is going (route and hop), and a body for the endpoint it reaches.
 
 use crate::compat::FeedbackMsg;
-use crate::log::PacketTrace;
 use scream::{Duration, Ecn, Instant};
 use scream_netmodel::NetPacket;
 
@@ -52,8 +51,11 @@ pub struct Packet {
     pub queue_delay: Duration,
     /// What it carries.
     pub body: Body,
-    /// Its journey so far, only while the packet log is on (`crate::log`).
-    pub trace: Option<Box<PacketTrace>>,
+    /// While the packet log is on, with `sent_at` the key of its journey in the log
+    /// (`crate::log`); 0 when it is not logged. Two bytes that fit in what would
+    /// otherwise be padding: a packet 8 bytes larger made the whole simulator 10 %
+    /// slower (it is copied through the event queue and the link queues).
+    pub(crate) log_tag: u16,
 }
 
 impl Packet {
@@ -68,7 +70,7 @@ impl Packet {
             sent_at: now,
             queue_delay: Duration::ZERO,
             body,
-            trace: None,
+            log_tag: 0,
         }
     }
 
@@ -93,8 +95,5 @@ impl NetPacket for Packet {
     }
     fn on_link_exit(&mut self, time_at_link: Duration) {
         self.queue_delay += time_at_link;
-        if let Some(t) = &mut self.trace {
-            t.exit(time_at_link);
-        }
     }
 }

@@ -165,10 +165,11 @@ impl World {
             .iter()
             .map(|n| n.endpoint.cc_events_dropped())
             .sum();
-        logs.finish(dropped).map_err(|(log, e)| SimError::Log {
-            log,
-            reason: e.to_string(),
-        })
+        logs.finish(self.end, dropped)
+            .map_err(|(log, e)| SimError::Log {
+                log,
+                reason: e.to_string(),
+            })
     }
 
     /// Runs until the end, reporting the fraction of simulated time done at most
@@ -222,11 +223,11 @@ impl World {
     }
 
     /// `packet` reaches the element at its hop: a link's input, or its route's node.
-    fn arrive(&mut self, now: Instant, mut packet: Packet) {
+    fn arrive(&mut self, now: Instant, packet: Packet) {
         let route = &self.routes[packet.route as usize];
         if let Some(&l) = route.links.get(usize::from(packet.hop)) {
-            if let Some(t) = &mut packet.trace {
-                t.enter(l, now);
+            if let Some(logs) = &mut self.logs {
+                logs.on_enter(&packet, l, now);
             }
             self.links[l as usize].node.link.handle_input(now, packet);
             self.drain_link(l as usize, now);
@@ -311,6 +312,9 @@ impl World {
     fn drain_link(&mut self, l: usize, now: Instant) {
         let in_window = self.in_window(now);
         while let Some((arrival, mut packet)) = self.links[l].node.link.poll_output() {
+            if let Some(logs) = &mut self.logs {
+                logs.on_exit(&packet);
+            }
             let last =
                 usize::from(packet.hop) + 1 >= self.routes[packet.route as usize].links.len();
             if let (true, Body::Media(m)) = (last, &packet.body) {

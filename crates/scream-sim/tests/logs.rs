@@ -120,6 +120,7 @@ fn every_packet_the_summary_counts_has_one_row_with_its_fate() {
     for r in &rows {
         let fate = match str_of(r, "fate") {
             "delivered" => "delivered",
+            "in-flight" => "in-flight",
             "dropped" => str_of(r, "drop_cause"),
             other => panic!("unknown fate {other}"),
         };
@@ -142,10 +143,11 @@ fn every_packet_the_summary_counts_has_one_row_with_its_fate() {
         let queue = n(name, "media", "queue-full") + n(name, "media", "aqm");
         assert_eq!(queue, f.packets_dropped, "{name}");
         assert_eq!(n(name, "media", "path-loss"), f.packets_lost, "{name}");
-        // What has no row is still under way at the end: a few packets at most.
+        // The rest were still under way when the run ended.
         let fated = f.packets_received + f.packets_dropped + f.packets_lost;
-        assert!(
-            fated <= f.packets_sent && f.packets_sent - fated < 100,
+        assert_eq!(
+            n(name, "media", "in-flight"),
+            f.packets_sent - fated,
             "{name}"
         );
         let fb = &f.feedback;
@@ -155,7 +157,11 @@ fn every_packet_the_summary_counts_has_one_row_with_its_fate() {
             .map(|c| n(name, "feedback", c))
             .sum();
         assert_eq!(fb_dropped, fb.lost, "{name}");
+        let fb_under_way = n(name, "feedback", "in-flight");
+        assert_eq!(fb.delivered + fb.lost + fb_under_way, fb.sent, "{name}");
     }
+    // Packets were under way at the end (25 ms one way): they have rows too.
+    assert!(n("video", "media", "in-flight") > 0, "{count:?}");
     // The scenario makes every cause happen.
     for cause in ["queue-full", "aqm", "path-loss"] {
         let all: u64 = ["video", "cbr", "probe"]
@@ -195,6 +201,13 @@ fn rows_carry_a_consistent_journey() {
                 let received = r["received_s"].as_f64().unwrap();
                 assert!(enqueue <= out && out <= received, "{r}");
                 assert!(r["drop_cause"].is_null() && r["drop_s"].is_null(), "{r}");
+            }
+            "in-flight" => {
+                assert!(r["received_s"].is_null() && r["drop_s"].is_null(), "{r}");
+                assert!(
+                    hop["dequeue_s"].as_f64().is_none_or(|out| out >= enqueue),
+                    "{r}"
+                );
             }
             _ => {
                 let at = r["drop_s"].as_f64().unwrap();

@@ -3,16 +3,15 @@
 //! - The **packet log** has one row per media and feedback packet, written when its
 //!   fate is known (delivered to the node at the end of its route, or dropped by a
 //!   link with the cause), so every row is complete. Packets still under way when the
-//!   run ends have no row.
+//!   run ends get an `in-flight` row at the end.
 //! - The **event log** has one row per congestion-control decision of each SCReAM
 //!   sender: back-offs with their cause, stalls, target changes, RTP-queue discards,
 //!   key-frame requests.
 //!
 //! Both are off unless asked for, and logging only observes: a run's outputs are the
-//! same with and without it. With both off the event pump pays one branch per packet
-//! released and per link entered (`World` keeps `Option<Box<Logs>>`, a packet its
-//! `Option<Box<PacketTrace>>`). Each log stops at a size cap and then says so on its
-//! last line.
+//! same with and without it. With both off the event pump pays one test of
+//! `Option<Box<Logs>>` where a packet is released, enters or leaves a link, is dropped
+//! or arrives. Each log stops at a size cap and then says so on its last line.
 
 mod event;
 mod packet;
@@ -26,10 +25,9 @@ use scream::sender::CongestionEvent;
 use scream_netmodel::Dropped;
 
 use crate::packet::Packet;
-pub use packet::{Hop, PacketTrace};
 pub use sink::SinkReport;
 
-use packet::Fate;
+use packet::PacketLog;
 use sink::Sink;
 
 /// Default size cap of each log: 100 MB.
@@ -80,6 +78,9 @@ pub struct LogReport {
     /// Congestion events the senders dropped before the world could drain them
     /// (always 0 unless a sender makes more than a thousand at one input).
     pub cc_events_dropped: u64,
+    /// Packets the packet log left out because 65 535 others were released at the
+    /// same nanosecond (always 0 in practice).
+    pub packets_untracked: u64,
 }
 
 /// The names rows carry, looked up by index.
@@ -94,20 +95,18 @@ pub(crate) struct Names {
 /// The logs of a running world.
 #[derive(Debug)]
 pub(crate) struct Logs {
-    packets: Option<Sink>,
+    packets: Option<PacketLog>,
     events: Option<Sink>,
     names: Names,
-    next_id: u64,
 }
 
 impl Logs {
     pub(crate) fn new(options: LogOptions, names: Names) -> Self {
         let limit = options.limit_bytes;
         Self {
-            packets: options.packets.map(|w| Sink::new(w, limit)),
+            packets: options.packets.map(|w| PacketLog::new(Sink::new(w, limit))),
             events: options.events.map(|w| Sink::new(w, limit)),
             names,
-            next_id: 0,
         }
     }
 
@@ -115,38 +114,46 @@ impl Logs {
         self.events.is_some()
     }
 
-    /// A node released `packet`: it starts carrying its journey.
+    // The hooks below run only with a log on; kept out of line so that the event
+    // pump's hot path stays as it is without logs.
+
+    /// A node released `packet`.
     #[inline(never)]
     pub(crate) fn on_released(&mut self, packet: &mut Packet) {
-        if self.packets.is_none() {
-            return;
+        if let Some(p) = &mut self.packets {
+            p.on_released(packet);
         }
-        packet.trace = Some(Box::new(PacketTrace {
-            id: self.next_id,
-            ecn_sent: packet.ecn,
-            hops: Vec::with_capacity(2),
-        }));
-        self.next_id += 1;
+    }
+
+    /// `packet` reached the input of directed link `link` at `now`.
+    #[inline(never)]
+    pub(crate) fn on_enter(&mut self, packet: &Packet, link: u32, now: Instant) {
+        if let Some(p) = &mut self.packets {
+            p.on_enter(packet, link, now);
+        }
+    }
+
+    /// `packet` left the serializer of the link it last entered, not lost.
+    #[inline(never)]
+    pub(crate) fn on_exit(&mut self, packet: &Packet) {
+        if let Some(p) = &mut self.packets {
+            p.on_exit(packet);
+        }
     }
 
     /// `packet` reached the node at the end of its route at `now`.
     #[inline(never)]
     pub(crate) fn on_delivered(&mut self, now: Instant, packet: &Packet) {
-        if let Some(sink) = &mut self.packets {
-            packet::write(sink, &self.names, packet, Fate::Delivered(now));
+        if let Some(p) = &mut self.packets {
+            p.on_delivered(&self.names, now, packet);
         }
     }
 
     /// Directed link `link` dropped or lost a packet.
     #[inline(never)]
     pub(crate) fn on_dropped(&mut self, link: u32, d: &Dropped<Packet>) {
-        if let Some(sink) = &mut self.packets {
-            let fate = Fate::Dropped {
-                link,
-                cause: d.cause,
-                at: d.at,
-            };
-            packet::write(sink, &self.names, &d.packet, fate);
+        if let Some(p) = &mut self.packets {
+            p.on_dropped(&self.names, link, &d.packet, (d.cause, d.at));
         }
     }
 
@@ -158,16 +165,21 @@ impl Logs {
         }
     }
 
-    /// Closes both logs. An error names the file that failed.
+    /// Closes both logs at the end of the run, `end`. An error names the log that
+    /// failed.
     pub(crate) fn finish(
         self,
+        end: Instant,
         cc_events_dropped: u64,
     ) -> Result<LogReport, (&'static str, io::Error)> {
-        let packets = self
-            .packets
-            .map(Sink::finish)
-            .transpose()
-            .map_err(|e| ("packet log", e))?;
+        let names = &self.names;
+        let (packets, packets_untracked) = match self.packets {
+            Some(p) => {
+                let (report, untracked) = p.finish(names, end).map_err(|e| ("packet log", e))?;
+                (Some(report), untracked)
+            }
+            None => (None, 0),
+        };
         let events = self
             .events
             .map(Sink::finish)
@@ -177,6 +189,7 @@ impl Logs {
             packets,
             events,
             cc_events_dropped,
+            packets_untracked,
         })
     }
 }
