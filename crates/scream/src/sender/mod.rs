@@ -15,6 +15,8 @@
 //! outputs: poll_transmit(now)                  -> Transmit::{Now(packet), At(t), Idle}
 //!          poll_timeout()                      -> the next instant handle_timeout wants
 //!          poll_event()                        -> TargetBitrate, KeyFrameRequest, ...
+//!          poll_cc_event()                     -> back-offs and their causes, stalls, ...
+//!                                                 (opt-in: enable_cc_events; analysis)
 //! getters: target_bitrate(stream), stats()
 //! ```
 //!
