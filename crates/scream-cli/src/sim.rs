@@ -32,6 +32,8 @@ pub(crate) struct SimArgs {
     /// Skip the PNG/SVG plots.
     #[arg(long)]
     no_plots: bool,
+    #[command(flatten)]
+    logs: crate::logs::LogArgs,
 }
 
 /// One run's results as the command needs them.
@@ -41,6 +43,8 @@ pub(crate) struct Outcome {
     pub(crate) summary: Value,
     /// Folder the outputs went to.
     pub(crate) out_dir: PathBuf,
+    /// What the logs came to (nothing when none was asked for).
+    pub(crate) logs: scream_sim::log::LogReport,
 }
 
 pub(crate) fn main(args: &SimArgs) -> Result<String, String> {
@@ -63,10 +67,12 @@ pub(crate) fn main(args: &SimArgs) -> Result<String, String> {
         args.seed,
         args.out.as_deref(),
         !args.no_plots,
+        &args.logs,
         &mut |f| progress.update(f),
     );
     progress.finish();
     let outcome = outcome?;
+    args.logs.warn_about(&outcome.logs);
     if args.json {
         let mut text = serde_json::to_string_pretty(&outcome.summary).map_err(|e| e.to_string())?;
         text.push('\n');
@@ -246,6 +252,7 @@ pub(crate) fn table(summary: &Value, out_dir: &Path) -> String {
 pub(crate) mod engine {
     use std::path::{Path, PathBuf};
 
+    use scream_sim::log::{LogOptions, LogReport};
     use scream_sim::scenario::load::{Override, load_named};
     use scream_sim::{RunResult, Scenario};
 
@@ -265,11 +272,22 @@ pub(crate) mod engine {
         seed: Option<u64>,
         progress: Option<&mut dyn FnMut(f64)>,
     ) -> Result<RunResult, String> {
+        run_logged(scenario, seed, progress, LogOptions::default()).map(|(r, _)| r)
+    }
+
+    /// As [`run_loaded`], also writing the logs `logs` asks for.
+    pub(crate) fn run_logged(
+        scenario: &Scenario,
+        seed: Option<u64>,
+        progress: Option<&mut dyn FnMut(f64)>,
+        logs: LogOptions,
+    ) -> Result<(RunResult, LogReport), String> {
         let started = std::time::Instant::now();
-        let mut result = scream_sim::run(scenario, seed.unwrap_or(scenario.seed), progress)
-            .map_err(|e| e.to_string())?;
+        let seed = seed.unwrap_or(scenario.seed);
+        let (mut result, report) =
+            scream_sim::run_with_logs(scenario, seed, progress, logs).map_err(|e| e.to_string())?;
         result.summary.wall_time_s = started.elapsed().as_secs_f64();
-        Ok(result)
+        Ok((result, report))
     }
 
     /// Loads `scenario` with `overrides`, runs it and writes its outputs.
@@ -279,6 +297,7 @@ pub(crate) mod engine {
         seed: Option<u64>,
         out: Option<&Path>,
         plots: bool,
+        logs: &crate::logs::LogArgs,
         progress: &mut dyn FnMut(f64),
     ) -> Result<Outcome, String> {
         let loaded = load(scenario, overrides)?;
@@ -286,12 +305,15 @@ pub(crate) mod engine {
             crate::warn(&w);
         }
         let started_unix_s = crate::manifest::now_unix_s();
-        let result = run_loaded(&loaded, seed, Some(progress))?;
         let out_dir: PathBuf =
             out.map_or_else(|| super::default_out_dir(&loaded.name), Path::to_path_buf);
         std::fs::create_dir_all(&out_dir)
             .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
-        // Also clears what an earlier run left in the folder (its plots, its manifest).
+        // Whatever an earlier run left in the folder (its plots, its logs, its
+        // manifest) goes before this run writes anything, its logs included.
+        scream_sim::output::remove_previous_outputs(&out_dir)
+            .map_err(|e| format!("cannot clear {}: {e}", out_dir.display()))?;
+        let (result, logs) = run_logged(&loaded, seed, Some(progress), logs.open(&out_dir)?)?;
         let mut files = scream_sim::write_outputs(&result, &out_dir)
             .map_err(|e| format!("cannot write outputs to {}: {e}", out_dir.display()))?;
         if plots {
@@ -313,6 +335,16 @@ pub(crate) mod engine {
                 scream_sim::plot::write_plots(&input, &out_dir).map_err(|e| e.to_string())?,
             );
         }
+        let written_logs = [
+            (logs.packets.is_some(), crate::logs::PACKETS_FILE),
+            (logs.events.is_some(), crate::logs::EVENTS_FILE),
+        ];
+        files.extend(
+            written_logs
+                .into_iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, name)| out_dir.join(name)),
+        );
         let run = crate::manifest::Run {
             scenario: &loaded,
             overrides,
@@ -321,7 +353,11 @@ pub(crate) mod engine {
             files: &files,
         };
         crate::manifest::write(&run, &out_dir)?;
-        summary_value(&result).map(|summary| Outcome { summary, out_dir })
+        summary_value(&result).map(|summary| Outcome {
+            summary,
+            out_dir,
+            logs,
+        })
     }
 
     /// Loads and runs a scenario without writing anything; returns summary.json's value.

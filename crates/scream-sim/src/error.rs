@@ -1,4 +1,4 @@
-//! Errors of building a simulation from a scenario.
+//! Errors of building a simulation from a scenario, or of writing its logs.
 
 use crate::scenario::ValidationError;
 use crate::source::FrameTraceError;
@@ -41,5 +41,13 @@ pub enum SimError {
         key: String,
         /// The sender's error.
         source: scream::sender::ConfigError,
+    },
+    /// A log (`--packet-log`, `--event-log`) could not be written.
+    #[error("cannot write the {log}: {reason}")]
+    Log {
+        /// Which log.
+        log: &'static str,
+        /// The I/O error.
+        reason: String,
     },
 }

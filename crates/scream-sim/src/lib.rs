@@ -18,6 +18,7 @@ pub mod engine;
 pub mod error;
 pub mod eval;
 pub mod flow;
+pub mod log;
 pub mod manifest;
 pub mod metrics;
 pub mod output;
@@ -94,15 +95,29 @@ pub fn run(
     seed: u64,
     progress: Option<&mut dyn FnMut(f64)>,
 ) -> Result<RunResult, SimError> {
+    run_with_logs(scenario, seed, progress, log::LogOptions::default()).map(|(r, _)| r)
+}
+
+/// As [`run`], also writing the logs `logs` asks for ([`log`]). The results are the
+/// same as without logs.
+pub fn run_with_logs(
+    scenario: &Scenario,
+    seed: u64,
+    progress: Option<&mut dyn FnMut(f64)>,
+    logs: log::LogOptions,
+) -> Result<(RunResult, log::LogReport), SimError> {
     let mut world = World::new(scenario, seed)?;
+    world.set_logs(logs);
     world.run(progress);
+    let report = world.finish_logs()?;
     let summary = report::summarize(&mut world, scenario, seed);
     let delay_cdfs = delay_cdfs(&world);
-    Ok(RunResult {
+    let result = RunResult {
         delay_cdfs,
         summary,
         samples: std::mem::take(&mut world.samples),
         link_samples: std::mem::take(&mut world.link_samples),
         scenario_name: scenario.name.clone(),
-    })
+    };
+    Ok((result, report))
 }

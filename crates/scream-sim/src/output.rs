@@ -7,8 +7,8 @@ mod files;
 mod summary_csv;
 
 pub use files::{
-    LINKS_CSV, LINKS_SUMMARY_CSV, MANIFEST_JSON, OUTPUT_FILES, SUMMARY_CSV, SUMMARY_JSON,
-    TIMESERIES_CSV, remove_previous_outputs,
+    LINKS_CSV, LINKS_SUMMARY_CSV, LOG_FILES, MANIFEST_JSON, OUTPUT_FILES, SUMMARY_CSV,
+    SUMMARY_JSON, TIMESERIES_CSV, remove_previous_outputs, remove_previous_results,
 };
 
 use crate::RunResult;
@@ -121,12 +121,12 @@ pub fn summary_csvs(summary: &Summary) -> io::Result<(Vec<u8>, Vec<u8>)> {
 /// Writes summary.json, summary.csv, links_summary.csv, timeseries.csv and links.csv
 /// into `dir` (created if missing) and returns the paths written.
 ///
-/// It first removes every file of [`OUTPUT_FILES`] left in `dir` by an earlier run
+/// It first removes every file of [`OUTPUT_FILES`] (not the logs: see [`LOG_FILES`]) left in `dir` by an earlier run
 /// (see [`remove_previous_outputs`]), so write plots and a manifest after it, not
 /// before.
 pub fn write_outputs(result: &RunResult, dir: &Path) -> io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
-    remove_previous_outputs(dir)?;
+    remove_previous_results(dir)?;
     let (flows, links) = summary_csvs(&result.summary)?;
     let files: [(&str, Vec<u8>); 3] = [
         (SUMMARY_JSON, summary_json(&result.summary)?),

@@ -51,6 +51,11 @@ pub struct Packet {
     pub queue_delay: Duration,
     /// What it carries.
     pub body: Body,
+    /// While the packet log is on, with `sent_at` the key of its journey in the log
+    /// (`crate::log`); 0 when it is not logged. Two bytes that fit in what would
+    /// otherwise be padding: a packet 8 bytes larger made the whole simulator 10 %
+    /// slower (it is copied through the event queue and the link queues).
+    pub(crate) log_tag: u16,
 }
 
 impl Packet {
@@ -65,6 +70,7 @@ impl Packet {
             sent_at: now,
             queue_delay: Duration::ZERO,
             body,
+            log_tag: 0,
         }
     }
 

@@ -14,6 +14,7 @@ use crate::endpoint::Endpoint;
 use crate::engine::EventQueue;
 use crate::error::SimError;
 use crate::flow::{Flow, StreamInfo};
+use crate::log::{CC_EVENT_CAPACITY, LogOptions, LogReport, Logs, Names};
 use crate::metrics::{FeedbackMetrics, LinkSample, Sample, StreamMetrics};
 use crate::packet::{Body, Packet};
 use crate::route::Route;
@@ -75,6 +76,8 @@ pub struct World {
     pub samples: Vec<Sample>,
     /// Link rows recorded so far, by time then link then direction.
     pub link_samples: Vec<LinkSample>,
+    /// The packet and event logs, when asked for (`set_logs`).
+    logs: Option<Box<Logs>>,
 }
 
 impl World {
@@ -120,11 +123,53 @@ impl World {
                 .map(|[a, b]| (build::secs(a), build::secs(b))),
             samples: Vec::new(),
             link_samples: Vec::new(),
+            logs: None,
         };
         for n in 0..world.nodes.len() {
             world.schedule_node(n, Instant::ZERO);
         }
         Ok(world)
+    }
+
+    /// Writes the logs `options` asks for while the world runs; call before
+    /// [`World::run`]. Logging changes nothing about the run.
+    pub fn set_logs(&mut self, options: LogOptions) {
+        if options.packets.is_none() && options.events.is_none() {
+            self.logs = None;
+            return;
+        }
+        if options.events.is_some() {
+            for node in &mut self.nodes {
+                node.endpoint.enable_cc_events(CC_EVENT_CAPACITY);
+            }
+        }
+        let names = Names {
+            flows: self.flows.iter().map(|f| Arc::clone(&f.name)).collect(),
+            streams: self.streams.iter().map(|s| Arc::clone(&s.name)).collect(),
+            links: self
+                .links
+                .iter()
+                .map(|l| (Arc::clone(&l.node.name), l.node.direction))
+                .collect(),
+        };
+        self.logs = Some(Box::new(Logs::new(options, names)));
+    }
+
+    /// Closes the logs (after [`World::run`]) and says what they came to.
+    pub fn finish_logs(&mut self) -> Result<LogReport, SimError> {
+        let Some(logs) = self.logs.take() else {
+            return Ok(LogReport::default());
+        };
+        let dropped = self
+            .nodes
+            .iter()
+            .map(|n| n.endpoint.cc_events_dropped())
+            .sum();
+        logs.finish(self.end, dropped)
+            .map_err(|(log, e)| SimError::Log {
+                log,
+                reason: e.to_string(),
+            })
     }
 
     /// Runs until the end, reporting the fraction of simulated time done at most
@@ -181,6 +226,9 @@ impl World {
     fn arrive(&mut self, now: Instant, packet: Packet) {
         let route = &self.routes[packet.route as usize];
         if let Some(&l) = route.links.get(usize::from(packet.hop)) {
+            if let Some(logs) = &mut self.logs {
+                logs.on_enter(&packet, l, now);
+            }
             self.links[l as usize].node.link.handle_input(now, packet);
             self.drain_link(l as usize, now);
             return;
@@ -193,6 +241,9 @@ impl World {
                 }
             }
             Body::Feedback(_) => self.feedback[packet.flow as usize].delivered += 1,
+        }
+        if let Some(logs) = &mut self.logs {
+            logs.on_delivered(now, &packet);
         }
         self.nodes[n]
             .endpoint
@@ -216,7 +267,10 @@ impl World {
 
     /// Sends everything the node releases now, then schedules its next wake-up.
     fn drain_node(&mut self, n: usize, now: Instant) {
-        while let Some(packet) = self.nodes[n].endpoint.poll_transmit(now) {
+        while let Some(mut packet) = self.nodes[n].endpoint.poll_transmit(now) {
+            if let Some(logs) = &mut self.logs {
+                logs.on_released(&mut packet);
+            }
             match &packet.body {
                 Body::Media(m) => {
                     if let Some(s) = self.stream_metrics.get_mut(m.stream as usize) {
@@ -227,8 +281,23 @@ impl World {
             }
             self.arrive(now, packet);
         }
+        if self.logs.is_some() {
+            self.log_cc_events(n);
+        }
         if let Some(w) = self.nodes[n].endpoint.poll_timeout() {
             self.schedule_node(n, w.max(now));
+        }
+    }
+
+    /// Writes the congestion events node `n` made; kept out of `drain_node`, which
+    /// runs for every packet, so that it costs nothing there with the logs off.
+    #[inline(never)]
+    fn log_cc_events(&mut self, n: usize) {
+        let Some(logs) = self.logs.as_deref_mut().filter(|l| l.events_on()) else {
+            return;
+        };
+        while let Some((f, event)) = self.nodes[n].endpoint.poll_cc_event() {
+            logs.on_cc_event(f, &self.flows[f as usize].streams, &event);
         }
     }
 
@@ -243,6 +312,9 @@ impl World {
     fn drain_link(&mut self, l: usize, now: Instant) {
         let in_window = self.in_window(now);
         while let Some((arrival, mut packet)) = self.links[l].node.link.poll_output() {
+            if let Some(logs) = &mut self.logs {
+                logs.on_exit(&packet);
+            }
             let last =
                 usize::from(packet.hop) + 1 >= self.routes[packet.route as usize].links.len();
             if let (true, Body::Media(m)) = (last, &packet.body) {
@@ -261,6 +333,9 @@ impl World {
                     }
                 }
                 Body::Feedback(_) => self.feedback[d.packet.flow as usize].lost += 1,
+            }
+            if let Some(logs) = &mut self.logs {
+                logs.on_dropped(l as u32, &d);
             }
         }
         if let Some(w) = self.links[l].node.link.poll_timeout() {

@@ -28,6 +28,7 @@ pub(crate) use scream_sender::ScreamSender;
 use crate::metrics::{Sample, StreamMetrics};
 use crate::packet::Packet;
 use scream::Instant;
+use scream::sender::CongestionEvent;
 
 /// A node of the simulated network (an enum: no dynamic dispatch per packet).
 #[derive(Debug)]
@@ -79,6 +80,29 @@ impl Endpoint {
             Self::ScreamReceiver(e) => e.poll_timeout(),
             Self::Cbr(e) => e.poll_timeout(),
             Self::Sink(_) => None,
+        }
+    }
+
+    /// Starts recording the congestion-control events of a SCReAM sender (`crate::log`).
+    pub(crate) fn enable_cc_events(&mut self, capacity: usize) {
+        if let Self::ScreamSender(e) = self {
+            e.sender_mut().enable_cc_events(capacity);
+        }
+    }
+
+    /// The next congestion-control event of a SCReAM sender, with its flow.
+    pub(crate) fn poll_cc_event(&mut self) -> Option<(u32, CongestionEvent)> {
+        match self {
+            Self::ScreamSender(e) => e.poll_cc_event(),
+            Self::ScreamReceiver(_) | Self::Cbr(_) | Self::Sink(_) => None,
+        }
+    }
+
+    /// Congestion-control events dropped because nobody drained them in time.
+    pub(crate) fn cc_events_dropped(&self) -> u64 {
+        match self {
+            Self::ScreamSender(e) => e.cc_events_dropped(),
+            Self::ScreamReceiver(_) | Self::Cbr(_) | Self::Sink(_) => 0,
         }
     }
 

@@ -4,7 +4,7 @@ use super::media::MediaStream;
 use crate::compat;
 use crate::metrics::{Sample, StreamMetrics};
 use crate::packet::{Body, Media, Packet};
-use scream::sender::{Event, Sender, StreamId, Transmit};
+use scream::sender::{CongestionEvent, Event, Sender, StreamId, Transmit};
 use scream::wire::ccfb::TimestampUnwrapper;
 use scream::{Duration, Instant};
 
@@ -120,6 +120,18 @@ impl ScreamSender {
                 None => s.source.request_key_frame(),
             }
         }
+    }
+
+    pub(crate) fn sender_mut(&mut self) -> &mut Sender {
+        &mut self.sender
+    }
+
+    pub(crate) fn poll_cc_event(&mut self) -> Option<(u32, CongestionEvent)> {
+        self.sender.poll_cc_event().map(|e| (self.flow, e))
+    }
+
+    pub(crate) fn cc_events_dropped(&self) -> u64 {
+        self.sender.cc_events_dropped()
     }
 
     pub(crate) fn poll_timeout(&self) -> Option<Instant> {

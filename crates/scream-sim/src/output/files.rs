@@ -23,8 +23,13 @@ pub const LINKS_CSV: &str = "links.csv";
 /// What was run, with which build, on which host.
 pub const MANIFEST_JSON: &str = "manifest.json";
 
-/// Every file name a run may write into its output folder: the one list the clean-up
-/// reads. A writer of a new file (a log named by a new option, a new plot) adds its name
+/// The opt-in logs (`--packet-log`, `--event-log`). They are written while the run
+/// goes, so they are cleaned up before it starts ([`remove_previous_outputs`]), not
+/// with the results after it ([`remove_previous_results`]).
+pub const LOG_FILES: &[&str] = &["packets.jsonl", "events.jsonl"];
+
+/// Every file name a run may write into its output folder besides the logs: the one
+/// list the clean-up reads. A writer of a new file (a log named by a new option, a new plot) adds its name
 /// here; a test fails if a run writes a file missing from this list.
 pub const OUTPUT_FILES: &[&str] = &[
     SUMMARY_JSON,
@@ -48,12 +53,26 @@ pub const OUTPUT_FILES: &[&str] = &[
     "rtt.svg",
 ];
 
-/// Removes from `dir` every file of [`OUTPUT_FILES`] that exists there and returns the
-/// paths removed. A missing folder or file is not an error; anything else in the folder
-/// is left alone, and so is a directory that happens to carry one of the names.
+/// Removes from `dir` every file a run writes ([`OUTPUT_FILES`] and [`LOG_FILES`]) that
+/// exists there, and returns the paths removed. A missing folder or file is not an
+/// error; anything else in the folder is left alone, and so is a directory that
+/// happens to carry one of the names. Call it before a run that writes logs.
 pub fn remove_previous_outputs(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    remove_named(dir, OUTPUT_FILES.iter().chain(LOG_FILES))
+}
+
+/// As [`remove_previous_outputs`], for the results only: the logs of the run being
+/// written are kept.
+pub fn remove_previous_results(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    remove_named(dir, OUTPUT_FILES.iter())
+}
+
+fn remove_named<'a>(
+    dir: &Path,
+    names: impl Iterator<Item = &'a &'a str>,
+) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
-    for name in OUTPUT_FILES {
+    for name in names {
         let path = dir.join(name);
         // symlink_metadata: a symlink named like an output is removed itself, never
         // followed to whatever it points at.

@@ -9,10 +9,10 @@
 //! that does not fit what the sender knows about the packet is not used (`delay`); a
 //! packet no report covered is not taken for lost (`in_flight`).
 
-use super::Sender;
 use super::delay::{PLAUSIBILITY_MARGIN, Verdict};
 use super::in_flight::Lookup;
 use super::v2::{AckSummary, Measurements};
+use super::{CongestionEventKind, Sender};
 use crate::ecn::Ecn;
 use crate::feedback::{Feedback, PacketStatus};
 use crate::time::Instant;
@@ -160,9 +160,18 @@ impl Sender {
             total_max: self.total_max(),
             mss_bytes: self.largest_packet,
         };
-        self.algorithm.on_feedback(&self.config, &ack, &m);
+        if let Some((cause, window_before, window_after)) =
+            self.algorithm.on_feedback(&self.config, &ack, &m)
+        {
+            let kind = CongestionEventKind::BackOff {
+                cause,
+                window_before,
+                window_after,
+            };
+            self.cc_event(now, kind);
+        }
         self.have_feedback = true;
-        self.update_targets();
+        self.update_targets(now);
         self.update_pacing_rate();
     }
 

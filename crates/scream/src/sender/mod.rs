@@ -15,6 +15,8 @@
 //! outputs: poll_transmit(now)                  -> Transmit::{Now(packet), At(t), Idle}
 //!          poll_timeout()                      -> the next instant handle_timeout wants
 //!          poll_event()                        -> TargetBitrate, KeyFrameRequest, ...
+//!          poll_cc_event()                     -> back-offs and their causes, stalls, ...
+//!                                                 (opt-in: enable_cc_events; analysis)
 //! getters: target_bitrate(stream), stats()
 //! ```
 //!
@@ -221,6 +223,7 @@ pub enum Event {
 }
 
 mod ack;
+mod cc_events;
 mod clock;
 mod config;
 mod delay;
@@ -239,6 +242,7 @@ mod v2;
 
 use std::collections::VecDeque;
 
+pub use cc_events::{BackOffCause, CongestionEvent, CongestionEventKind, MAX_CC_EVENTS};
 pub use clock::{MAX_TIME_STEP, RTT_LEAP, TIME_JITTER_TOLERANCE};
 pub use config::{ConfigError, EcnMode, SenderConfig};
 pub use improvements::{IMPROVEMENT_NAMES, Improvements};
@@ -318,6 +322,8 @@ pub struct Sender {
     rate_media: RateMeter,
     /// Recent peak delivery rate (`l4s-pacing`).
     delivery: delivery::DeliveryPeak,
+    /// Opt-in record of congestion-control decisions (`cc_events`).
+    cc_events: cc_events::CcEventQueue,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -358,6 +364,7 @@ impl Sender {
             rate_ce: RateMeter::default(),
             rate_media: RateMeter::default(),
             delivery: delivery::DeliveryPeak::default(),
+            cc_events: cc_events::CcEventQueue::default(),
         })
     }
 
@@ -416,7 +423,7 @@ impl Sender {
         self.rate_media.add(now, added);
         self.check_queues(now);
         if self.have_feedback {
-            self.update_targets();
+            self.update_targets(now);
         } else {
             self.update_pacing_rate();
         }
@@ -429,12 +436,18 @@ impl Sender {
         self.expire_in_flight(now);
     }
 
+    // Inlined into `poll_transmit`, which runs it for every packet.
+    #[inline(always)]
     fn check_queues(&mut self, now: Instant) {
         let max = self.config.max_rtp_queue_delay;
         for (i, s) in self.streams.iter_mut().enumerate() {
-            if s.check_discard(now, max) {
+            if let Some(discarded) = s.check_discard(now, max) {
                 let stream = StreamId(u32::try_from(i).unwrap_or(u32::MAX));
                 push_event(&mut self.events, Event::KeyFrameRequest { stream });
+                if self.cc_events.enabled() {
+                    let at = self.time.to_caller(now);
+                    self.cc_events.on_discard(at, stream, discarded);
+                }
             }
         }
     }

@@ -4,7 +4,8 @@
 //! follows the targets.
 
 use super::pacing::{self, PacingInput};
-use super::{EcnMode, Event, Sender, StreamId, push_event, scheduler};
+use super::{CongestionEventKind, EcnMode, Event, Sender, StreamId, push_event, scheduler};
+use crate::time::Instant;
 use crate::units::Bitrate;
 
 impl Sender {
@@ -25,8 +26,8 @@ impl Sender {
     /// Media rate control: splits the window-derived total across streams by priority,
     /// applies each stream's RTP-queue correction and limits, and announces changes.
     /// The pacing rate is not touched: it follows feedback only (see
-    /// [`Sender::update_pacing_rate`]).
-    pub(super) fn update_targets(&mut self) {
+    /// [`Sender::update_pacing_rate`]). `now` is the sender's time of the input.
+    pub(super) fn update_targets(&mut self, now: Instant) {
         let total = self
             .algorithm
             .total_target(&self.config, self.delay.srtt(), self.largest_packet)
@@ -43,8 +44,16 @@ impl Sender {
                 s.target.bps() > 0.0
             };
             if changed {
-                s.announced = s.target;
+                let previous = core::mem::replace(&mut s.announced, s.target);
                 let stream = StreamId(u32::try_from(i).unwrap_or(u32::MAX));
+                if self.cc_events.enabled() {
+                    let kind = CongestionEventKind::TargetBitrate {
+                        stream,
+                        previous,
+                        target: s.target,
+                    };
+                    self.cc_events.push(self.time.to_caller(now), kind);
+                }
                 push_event(
                     &mut self.events,
                     Event::TargetBitrate {

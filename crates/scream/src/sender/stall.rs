@@ -2,7 +2,7 @@
 //! packet in flight when the send window has held media back for `stall_timeout`
 //! (`outage-recovery` shortens it while no acknowledgement arrives).
 
-use super::{Sender, scheduler};
+use super::{BackOffCause, CongestionEventKind, Sender, scheduler};
 use crate::time::{Duration, Instant};
 
 /// `outage-recovery`: the stall timeout is at most this many smoothed RTTs...
@@ -20,19 +20,31 @@ impl Sender {
         } else {
             self.config.in_flight_timeout
         };
+        let (mut packets, mut bytes) = (0, 0);
         for s in &mut self.streams {
             let t = s.sent.expire(now, timeout);
             if t.packets > 0 {
                 self.bytes_in_flight = self.bytes_in_flight.saturating_sub(t.bytes);
                 self.counters.packets_lost += t.packets;
                 self.rate_lost.add(now, t.bytes);
+                packets += t.packets;
+                bytes += t.bytes;
             }
         }
         if stalled {
             self.silent_stalls = self.silent_stalls.saturating_add(1);
+            self.cc_event(now, CongestionEventKind::Stall { packets, bytes });
             if self.config.improvements.outage_recovery {
-                self.algorithm.on_stall(self.silent_stalls);
+                let shrank = self.algorithm.on_stall(self.silent_stalls);
                 self.delay.forget_variation();
+                if let Some((window_before, window_after)) = shrank {
+                    let kind = CongestionEventKind::BackOff {
+                        cause: BackOffCause::Stall,
+                        window_before,
+                        window_after,
+                    };
+                    self.cc_event(now, kind);
+                }
             }
         }
     }

@@ -123,23 +123,29 @@ impl Stream {
         };
     }
 
-    /// Discards the RTP queue if it is older than `max_delay`; returns whether it did.
-    pub(crate) fn check_discard(&mut self, now: Instant, max_delay: Duration) -> bool {
+    /// Discards the RTP queue if it is older than `max_delay`; returns the packets and
+    /// bytes discarded if it did.
+    pub(crate) fn check_discard(
+        &mut self,
+        now: Instant,
+        max_delay: Duration,
+    ) -> Option<(u64, u64)> {
         if self.queue.is_empty() || self.queue.delay(now) <= max_delay {
-            return false;
+            return None;
         }
         let allowed = self
             .last_discard
             .is_none_or(|t| now.saturating_duration_since(t) >= MIN_DISCARD_INTERVAL);
         if !allowed {
-            return false;
+            return None;
         }
-        self.queue.clear();
+        let bytes = self.queue.bytes();
+        let packets = self.queue.clear();
         self.queue_discards += 1;
         self.last_discard = Some(now);
         // The queue is gone; what made it grow no longer applies.
         self.rate_adjust = 0.0;
-        true
+        Some((packets, bytes))
     }
 
     /// When the queue will be older than `max_delay`, if it holds anything.

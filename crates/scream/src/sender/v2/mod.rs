@@ -4,6 +4,7 @@
 pub(crate) mod rate;
 pub(crate) mod window;
 
+use super::cc_events::BackOffCause;
 use super::config::SenderConfig;
 use crate::time::{Duration, Instant};
 use crate::units::Bitrate;
@@ -58,8 +59,14 @@ impl Algorithm {
         Self::V2(window::RefWindow::new(cfg))
     }
 
-    /// Feedback was processed: update the window.
-    pub(crate) fn on_feedback(&mut self, cfg: &SenderConfig, ack: &AckSummary, m: &Measurements) {
+    /// Feedback was processed: update the window. Returns the back-off it made, if
+    /// any: cause, window before and after (bytes).
+    pub(crate) fn on_feedback(
+        &mut self,
+        cfg: &SenderConfig,
+        ack: &AckSummary,
+        m: &Measurements,
+    ) -> Option<(BackOffCause, u64, u64)> {
         match self {
             Self::V2(w) => w.on_feedback(cfg, ack, m),
         }
@@ -67,8 +74,9 @@ impl Algorithm {
 
     /// The send window stalled the sender and the flight was given up, the
     /// `in_a_row`-th time with nothing acknowledged since (only with the
-    /// `outage-recovery` improvement).
-    pub(crate) fn on_stall(&mut self, in_a_row: u32) {
+    /// `outage-recovery` improvement). Returns the window before and after (bytes) if
+    /// it shrank.
+    pub(crate) fn on_stall(&mut self, in_a_row: u32) -> Option<(u64, u64)> {
         match self {
             Self::V2(w) => w.on_stall(in_a_row),
         }

@@ -3,6 +3,7 @@
 //! increase, capped by the recent maximum of bytes in flight.
 
 use super::{AckSummary, Measurements};
+use crate::sender::cc_events::BackOffCause;
 use crate::sender::config::{EcnMode, SenderConfig};
 use crate::time::{Duration, Instant};
 
@@ -172,7 +173,14 @@ impl RefWindow {
         self.max_bif = self.max_bif.max(bytes_in_flight);
     }
 
-    pub(crate) fn on_feedback(&mut self, cfg: &SenderConfig, ack: &AckSummary, m: &Measurements) {
+    /// Updates the window for one feedback; returns the back-off it made, if any, with
+    /// the window before and after it, bytes.
+    pub(crate) fn on_feedback(
+        &mut self,
+        cfg: &SenderConfig,
+        ack: &AckSummary,
+        m: &Measurements,
+    ) -> Option<(BackOffCause, u64, u64)> {
         let now = m.now;
         let srtt = m.srtt.max(Duration::from_micros(100));
         let mss = m.mss_bytes.max(1) as f64;
@@ -230,13 +238,24 @@ impl RefWindow {
         };
         let scl_i = self.inflection_scale();
 
+        let mut backed_off = None;
         if is_loss || is_ce || is_virtual_ce {
+            let before = self.ref_wnd_bytes();
             if !self.inflection_blocked {
                 self.ref_wnd_i = self.ref_wnd;
                 self.inflection_blocked = true;
             }
             // One reaction per event, the strongest signal first: loss, then CE, then
             // the delay-based virtual CE (reference implementation).
+            let cause = if is_loss {
+                BackOffCause::Loss
+            } else if !is_ce {
+                BackOffCause::Delay
+            } else if cfg.ecn == EcnMode::L4s {
+                BackOffCause::L4s
+            } else {
+                BackOffCause::Ce
+            };
             if is_loss {
                 self.ref_wnd *= cfg.beta_loss;
             } else if is_ce && cfg.ecn == EcnMode::L4s {
@@ -261,6 +280,7 @@ impl RefWindow {
             self.ref_wnd = self.ref_wnd.max(self.min_wnd);
             self.last_congestion = Some(now);
             self.regrow_armed = false;
+            backed_off = Some((cause, before, self.ref_wnd_bytes()));
         }
 
         let quiet = cfg.virtual_rtt.max(srtt) * REGROW_QUIET_RTTS;
@@ -279,17 +299,22 @@ impl RefWindow {
         self.increase(cfg, ack, m, srtt, mss, growth);
         self.cap_near_max_rate(cfg, m, srtt);
         self.ref_wnd = self.ref_wnd.max(self.min_wnd);
+        backed_off
     }
 
     /// The flight was given up after a stall (`outage-recovery`), the `in_a_row`-th
     /// with nothing acknowledged since the first: past a few, nothing has been heard
     /// for so long that the window halves at each, as a TCP sender's does at each
     /// retransmission timeout.
-    pub(crate) fn on_stall(&mut self, in_a_row: u32) {
+    /// Returns the window before and after, bytes, if it shrank.
+    pub(crate) fn on_stall(&mut self, in_a_row: u32) -> Option<(u64, u64)> {
         self.regrow_armed = true;
-        if in_a_row >= STALLS_BEFORE_BACKOFF {
-            self.ref_wnd = (self.ref_wnd * STALL_BACKOFF).max(self.min_wnd);
+        if in_a_row < STALLS_BEFORE_BACKOFF {
+            return None;
         }
+        let before = self.ref_wnd_bytes();
+        self.ref_wnd = (self.ref_wnd * STALL_BACKOFF).max(self.min_wnd);
+        Some((before, self.ref_wnd_bytes()))
     }
 
     /// Whether L4S marking is evidently at work, in which case the delay-based
