@@ -380,6 +380,7 @@ impl World {
                     rtp_queue_delay_ms: None,
                     frame_size_bytes: (p.frames > 0)
                         .then(|| p.frame_bytes as f64 / p.frames as f64),
+                    rx_packets: p.rx_packets,
                     ce_packets: p.ce,
                     ce_packets_total: m.packets_ce,
                     lost_packets: p.lost,

@@ -91,7 +91,7 @@ fn outputs_have_the_contract_shape() {
         header,
         "t_s,flow,stream,target_mbps,tx_mbps,rx_mbps,acked_mbps,ref_window_bytes,\
          bytes_in_flight,srtt_ms,est_queue_delay_ms,sojourn_ms,rtp_queue_delay_ms,\
-         frame_size_bytes,ce_packets,ce_packets_total,lost_packets,lost_packets_total,\
+         frame_size_bytes,rx_packets,ce_packets,ce_packets_total,lost_packets,lost_packets_total,\
          capacity_mbps"
     );
     // 6 s / 20 ms = 300 periods, two flows.

@@ -293,6 +293,7 @@ mod tests {
             sojourn_ms: None,
             rtp_queue_delay_ms: Some(rtp_ms),
             frame_size_bytes: None,
+            rx_packets: 0,
             ce_packets: 0,
             ce_packets_total: 0,
             lost_packets: 0,

@@ -20,6 +20,8 @@ pub struct Period {
     pub tx_bytes: u64,
     /// Bytes the receiver got.
     pub rx_bytes: u64,
+    /// Packets the receiver got.
+    pub rx_packets: u64,
     /// Largest path queueing delay of a packet that left its last link.
     pub max_queue_delay: Option<Duration>,
     /// Bytes of the frames the source produced.
@@ -105,6 +107,7 @@ impl StreamMetrics {
     pub fn on_received(&mut self, now: Instant, pkt: &Packet, media: &Media) {
         self.packets_received += 1;
         self.period.rx_bytes += u64::from(pkt.size_bytes);
+        self.period.rx_packets += 1;
         if pkt.ecn == Ecn::Ce {
             self.packets_ce += 1;
             self.period.ce += 1;

@@ -81,6 +81,8 @@ pub struct Sample {
     /// Mean size of the frames produced in the period, bytes (empty if none).
     #[serde(serialize_with = "fixed_opt")]
     pub frame_size_bytes: Option<f64>,
+    /// Packets received in the period (the base of the CE and loss percentages).
+    pub rx_packets: u64,
     /// Packets received CE-marked in the period.
     pub ce_packets: u64,
     /// Packets received CE-marked since the start.

@@ -125,6 +125,17 @@ pub(super) fn stream_color(input: &PlotInput<'_>, flow: usize) -> RGBColor {
     PALETTE[stream % PALETTE.len()]
 }
 
+/// Share of the period's received packets that were CE-marked, %.
+fn ce_percent(s: &Sample) -> Option<f64> {
+    (s.rx_packets > 0).then(|| 100.0 * s.ce_packets as f64 / s.rx_packets as f64)
+}
+
+/// Share of the period's packets (received or lost) that were lost, %.
+fn loss_percent(s: &Sample) -> Option<f64> {
+    let all = s.rx_packets + s.lost_packets;
+    (all > 0).then(|| 100.0 * s.lost_packets as f64 / all as f64)
+}
+
 /// Whether a stream is sending at this row: idle periods are left blank.
 fn active(s: &Sample) -> bool {
     s.target_mbps.is_some() || s.tx_mbps > 0.0 || s.rx_mbps > 0.0
@@ -198,14 +209,8 @@ fn panels(streams: &[Stream<'_>]) -> Vec<Panel> {
             series_of(&st.rows, |s| s.rtp_queue_delay_ms),
             Style::Thin,
         ));
-        marks.push(line(
-            series_of(&st.rows, |s| Some(s.ce_packets as f64)),
-            Style::Bold,
-        ));
-        marks.push(line(
-            series_of(&st.rows, |s| Some(s.lost_packets as f64)),
-            Style::Dashed,
-        ));
+        marks.push(line(series_of(&st.rows, ce_percent), Style::Bold));
+        marks.push(line(series_of(&st.rows, loss_percent), Style::Dashed));
         if st.first_of_flow {
             let kb = |v: Option<f64>| v.map(|b| b / 1000.0);
             window.push(line(
@@ -250,7 +255,7 @@ fn panels(streams: &[Stream<'_>]) -> Vec<Panel> {
         },
         linear("path queue delay (ms)", path),
         linear("RTP queue delay (ms)", rtp),
-        linear("CE / lost (packets)", marks),
+        linear("CE / lost (%)", marks),
         linear("window (kB)", window),
         linear("sRTT (ms)", srtt),
     ]
