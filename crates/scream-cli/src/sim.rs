@@ -317,11 +317,11 @@ pub(crate) mod engine {
         let mut files = scream_sim::write_outputs(&result, &out_dir)
             .map_err(|e| format!("cannot write outputs to {}: {e}", out_dir.display()))?;
         if plots {
+            let build = crate::manifest::toolkit();
+            let commit: String = build.commit.chars().take(12).collect();
             let footer = format!(
-                "scenario {}  ·  seed {}  ·  scream {}",
-                loaded.name,
-                result.summary.seed,
-                env!("CARGO_PKG_VERSION")
+                "scenario {}  ·  seed {}  ·  scream {} ({commit})",
+                loaded.name, result.summary.seed, build.version
             );
             let max_bitrates = scream_sim::plot::stream_max_bitrates(&loaded);
             let input = scream_sim::plot::PlotInput {
