@@ -3,8 +3,11 @@
 //! relative or an absolute path. Runs are cut short with `--set duration_s=...`: the
 //! point is that nothing outside the repository is needed, not the results.
 
+mod common;
+
+use common::scream;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use scream_sim::Scenario;
 use scream_sim::scenario::load::load_named;
@@ -15,14 +18,6 @@ fn short_duration(scenario: &str) -> String {
     let s: Scenario = load_named(scenario, &[]).unwrap_or_else(|e| panic!("{scenario}: {e}"));
     let last_start = s.flows.iter().map(|f| f.start_s).fold(0.0, f64::max);
     format!("duration_s={}", last_start + 1.0)
-}
-
-fn scream(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_scream"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("the scream binary runs")
 }
 
 fn repo_root() -> PathBuf {

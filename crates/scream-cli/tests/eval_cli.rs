@@ -1,23 +1,8 @@
 //! `scream eval v2` seen from the shell: listing, filtering, formats and missing data.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn scream(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_scream"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("the scream binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{scream, stderr, stdout};
 
 #[test]
 fn list_shows_the_filtered_case_ids_without_running_them() {

@@ -2,7 +2,9 @@
 //! `scream sim my.toml` reads is the one an earlier line writes, and the `ccfb decode`
 //! output it quotes is what the command prints.
 
-use std::process::Command;
+mod common;
+
+use common::scream;
 
 const README: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"));
 
@@ -13,14 +15,6 @@ fn commands() -> Vec<String> {
         .filter(|l| l.starts_with("scream "))
         .map(|l| l.split(" #").next().unwrap_or(l).trim().to_owned())
         .collect()
-}
-
-fn scream(args: &[&str], dir: &std::path::Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_scream"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run scream")
 }
 
 #[test]

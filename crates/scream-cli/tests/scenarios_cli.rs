@@ -1,15 +1,9 @@
 //! `scream scenarios` lists the built-in scenarios; `scream scenarios show NAME` prints
 //! one as shipped, ready to be saved and edited.
 
-use std::process::Command;
+mod common;
 
-fn scream(args: &[&str], dir: &std::path::Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_scream"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run scream")
-}
+use common::scream;
 
 const DEFAULT_TOML: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),

@@ -1,19 +1,8 @@
 //! The `scream sim`, `scream scenarios` and `--set` behaviour seen from the shell.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn scream(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_scream"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("the scream binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{scream, stderr};
 
 #[test]
 fn scenarios_lists_every_builtin_with_a_description() {
