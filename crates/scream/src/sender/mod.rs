@@ -433,7 +433,8 @@ impl Sender {
     pub fn handle_timeout(&mut self, now: Instant) {
         let now = self.clock(now);
         self.check_queues(now);
-        self.expire_in_flight(now);
+        let next = self.next_packet();
+        self.expire_in_flight(now, next);
     }
 
     // Inlined into `poll_transmit`, which runs it for every packet.
@@ -456,8 +457,11 @@ impl Sender {
     pub fn poll_transmit(&mut self, now: Instant) -> Transmit {
         let now = self.clock(now);
         self.check_queues(now);
-        self.expire_in_flight(now);
-        let Some((idx, _, blocked)) = self.next_packet() else {
+        let mut next = self.next_packet();
+        if self.expire_in_flight(now, next) {
+            next = self.next_packet();
+        }
+        let Some((idx, _, blocked)) = next else {
             self.pacer.on_idle();
             return Transmit::Idle;
         };

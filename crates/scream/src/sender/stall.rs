@@ -10,11 +10,19 @@ const STALL_RTTS: u32 = 4;
 /// ...but not below this.
 const STALL_MIN: Duration = Duration::from_millis(100);
 
+/// The next packet to send: its stream's index, its size in bytes, and whether the
+/// send window keeps it back.
+pub(super) type NextPacket = (usize, u64, bool);
+
 impl Sender {
     /// Gives up packets in flight: those older than `in_flight_timeout`, or all of them
-    /// when the send window has stalled the sender for `stall_timeout`.
-    pub(super) fn expire_in_flight(&mut self, now: Instant) {
-        let stalled = self.stalled(now);
+    /// when the send window has stalled the sender for `stall_timeout`. `next` is what
+    /// [`Sender::next_packet`] gives now; the result says whether the flight or the
+    /// window changed, which makes that view stale.
+    pub(super) fn expire_in_flight(&mut self, now: Instant, next: Option<NextPacket>) -> bool {
+        let stalled = self
+            .stall_deadline_for(next)
+            .is_some_and(|deadline| now >= deadline);
         let timeout = if stalled {
             Duration::ZERO
         } else {
@@ -47,11 +55,13 @@ impl Sender {
                 }
             }
         }
+        // A stall may also have shrunk the window.
+        packets > 0 || stalled
     }
 
     /// The next packet in the scheduler's order and whether the send window keeps it
     /// back.
-    pub(super) fn next_packet(&self) -> Option<(usize, u64, bool)> {
+    pub(super) fn next_packet(&self) -> Option<NextPacket> {
         let idx = scheduler::pick(&self.streams)?;
         let size = u64::from(self.streams[idx].queue.front()?.size_bytes);
         // Draft §"Send Window", with the exception that a packet may always leave when
@@ -69,7 +79,12 @@ impl Sender {
     /// When the send window, if it stays closed, stalls the sender: `stall_timeout`
     /// after the last transmission while a packet waits behind the window.
     pub(super) fn stall_deadline(&self) -> Option<Instant> {
-        let (_, _, blocked) = self.next_packet()?;
+        self.stall_deadline_for(self.next_packet())
+    }
+
+    /// [`Sender::stall_deadline`] for the next packet `next`, already looked up.
+    fn stall_deadline_for(&self, next: Option<NextPacket>) -> Option<Instant> {
+        let (_, _, blocked) = next?;
         let last = self.last_sent?;
         let mut deadline = last + self.config.stall_timeout;
         if self.config.improvements.outage_recovery {
@@ -82,11 +97,5 @@ impl Sender {
             deadline = deadline.min(heard + quick);
         }
         blocked.then_some(deadline)
-    }
-
-    /// Whether the sender is stalled at `now`: the packets in flight are then presumed
-    /// gone (dropped where nothing behind them arrived to report it).
-    fn stalled(&self, now: Instant) -> bool {
-        self.stall_deadline().is_some_and(|t| now >= t)
     }
 }
