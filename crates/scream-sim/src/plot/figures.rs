@@ -4,22 +4,16 @@ use plotters::style::RGBColor;
 
 use super::chart::{Figure, Line, Stroke};
 use super::decimate::min_max;
+use super::palette::PALETTE as STREAM_COLORS;
 use super::{PlotInput, Sample};
 
 /// Points per drawn line at most; a 100 s run sampled every 20 ms has 5000.
 const MAX_POINTS: usize = 2400;
 
-/// Colours by series kind (single flow) or by flow (several flows): the colour-blind-safe
-/// Okabe-Ito palette.
-const PALETTE: [RGBColor; 7] = [
-    RGBColor(0, 114, 178),   // blue
-    RGBColor(213, 94, 0),    // vermillion
-    RGBColor(0, 158, 115),   // bluish green
-    RGBColor(204, 121, 167), // reddish purple
-    RGBColor(230, 159, 0),   // orange
-    RGBColor(86, 180, 233),  // sky blue
-    RGBColor(120, 120, 120), // grey
-];
+/// Colours by series kind (single flow) or by flow (several flows): the first seven
+/// of the overview's palette, the colour-blind-safe Okabe-Ito set; past them lines
+/// repeat the colours dashed.
+const PALETTE: &[RGBColor] = STREAM_COLORS.split_at(7).0;
 const CAPACITY_COLOR: RGBColor = RGBColor(0, 0, 0);
 
 /// Reads one plotted quantity from a sample (`None`: no point there).

@@ -11,6 +11,7 @@ mod chart;
 mod decimate;
 mod figures;
 mod overview;
+mod palette;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -8,6 +8,7 @@ use plotters::prelude::*;
 
 use super::chart::robust_top;
 use super::decimate::min_max;
+use super::palette::PALETTE;
 use super::{FONT, PlotInput, Sample};
 
 /// Overview size in pixels (PNG) or user units (SVG).
@@ -25,26 +26,6 @@ const LOG_RATE_RATIO: f64 = 5.0;
 /// A logarithmic rate axis spans this many decades below the flows' peak.
 const LOG_DECADES: f64 = 3.0;
 
-/// Colours of up to 16 streams: Okabe-Ito first (colour-blind safe), then further
-/// distinct hues; past 16 they repeat.
-const PALETTE: [RGBColor; 16] = [
-    RGBColor(0, 114, 178),
-    RGBColor(213, 94, 0),
-    RGBColor(0, 158, 115),
-    RGBColor(204, 121, 167),
-    RGBColor(230, 159, 0),
-    RGBColor(86, 180, 233),
-    RGBColor(120, 120, 120),
-    RGBColor(240, 228, 66),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(23, 190, 207),
-    RGBColor(188, 189, 34),
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(255, 127, 14),
-];
 const CAPACITY: RGBColor = RGBColor(0, 0, 0);
 const AGGREGATE: RGBColor = RGBColor(90, 90, 90);
 
