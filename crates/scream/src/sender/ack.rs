@@ -119,8 +119,11 @@ impl Sender {
         }
         self.counters.packets_ce += ack.packets_ce;
         self.rate_acked.add(now, ack.bytes_acked);
-        self.delivery
-            .on_feedback(now, ack.bytes_acked, ack.packets_acked);
+        // Only `l4s-pacing` reads the delivery peak.
+        if self.config.improvements.l4s_pacing {
+            self.delivery
+                .on_feedback(now, ack.bytes_acked, ack.packets_acked);
+        }
         self.rate_ce.add(now, ack.bytes_acked_ce);
 
         if let Some(t) = newest_sent {
