@@ -345,13 +345,14 @@ impl Parts {
         let feedback_route = self.add_route(feedback_links, sender_node);
 
         let (ecn_mode, ecn) = ecn_of(cfg.ecn);
+        let generation = SenderConfig::for_generation(cfg.algorithm.name()).unwrap_or_default();
         let mut sender_cfg = SenderConfig {
             ecn: ecn_mode,
             improvements: improvements_of(&cfg.improvements).map_err(|e| SimError::Param {
                 key: format!("{key}.improvements"),
                 reason: e.to_string(),
             })?,
-            ..SenderConfig::default()
+            ..generation
         };
         for (param, value) in &cfg.params {
             compat::set_param(&mut sender_cfg, param, *value).map_err(|reason| {

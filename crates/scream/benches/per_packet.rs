@@ -40,14 +40,7 @@ fn main() {
     let (mut tx_ns, mut tx_ops, mut fb_ns, mut fb_ops) = (0u128, 0u64, 0u128, 0u64);
 
     for _ in 0..ROUNDS {
-        sender.on_media_frame(
-            now,
-            stream,
-            MediaFrame {
-                size_bytes: 64_000,
-                key_frame: false,
-            },
-        );
+        sender.on_media_frame(now, stream, MediaFrame::new(64_000));
         sent.clear();
         let start = WallClock::now();
         while sent.len() < PER_ROUND {

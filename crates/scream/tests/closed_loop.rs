@@ -202,14 +202,7 @@ fn ramp_up_from_start_bitrate_is_fast() {
 fn unused_stream_id_is_harmless() {
     let mut sender = Sender::new(SenderConfig::default()).expect("valid");
     let bogus = StreamId::from_index_for_test();
-    sender.on_media_frame(
-        Instant::ZERO,
-        bogus,
-        MediaFrame {
-            size_bytes: 1000,
-            key_frame: false,
-        },
-    );
+    sender.on_media_frame(Instant::ZERO, bogus, MediaFrame::new(1000));
     assert_eq!(sender.target_bitrate(bogus), Bitrate::ZERO);
     assert_eq!(sender.poll_transmit(Instant::ZERO), Transmit::Idle);
 }

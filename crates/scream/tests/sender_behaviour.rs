@@ -48,14 +48,8 @@ impl Harness {
 
     /// Queues a frame and sends what the sender releases, following pacing.
     fn send_frame(&mut self, bytes: u32) -> Vec<SentPacket> {
-        self.sender.on_media_frame(
-            self.now,
-            self.stream,
-            MediaFrame {
-                size_bytes: bytes,
-                key_frame: false,
-            },
-        );
+        self.sender
+            .on_media_frame(self.now, self.stream, MediaFrame::new(bytes));
         self.drain()
     }
 
@@ -106,7 +100,7 @@ impl Harness {
     }
 
     fn window(&self) -> u64 {
-        self.sender.stats().ref_window_bytes
+        self.sender.stats().window_bytes
     }
 }
 
@@ -154,14 +148,7 @@ fn sequence_numbers_start_where_asked_and_wrap() {
     let s = sender
         .add_stream_with_initial_seq(stream_config(9, 0.1, 1.0, 5.0, 1.0), 65534)
         .expect("valid");
-    sender.on_media_frame(
-        Instant::ZERO,
-        s,
-        MediaFrame {
-            size_bytes: 4000,
-            key_frame: true,
-        },
-    );
+    sender.on_media_frame(Instant::ZERO, s, MediaFrame::new(4000).with_key_frame(true));
     let mut seqs = vec![];
     let mut now = Instant::ZERO;
     loop {
@@ -349,14 +336,8 @@ fn rtp_queue_older_than_threshold_is_discarded_with_key_frame_request() {
     let mut cfg = SenderConfig::default();
     cfg.set_param("max_rtp_queue_delay", 0.1).expect("in range");
     let mut h = Harness::new(cfg);
-    h.sender.on_media_frame(
-        h.now,
-        h.stream,
-        MediaFrame {
-            size_bytes: 8000,
-            key_frame: true,
-        },
-    );
+    h.sender
+        .on_media_frame(h.now, h.stream, MediaFrame::new(8000).with_key_frame(true));
     while h.sender.poll_event().is_some() {}
     let st = &h.sender.stats().streams[0];
     assert_eq!(
@@ -433,14 +414,7 @@ fn per_stream_targets_stay_within_limits() {
     for round in 0..300u64 {
         for s in [a, b] {
             let bytes = (sender.target_bitrate(s).bps() / 8.0 / 50.0) as u32;
-            sender.on_media_frame(
-                now,
-                s,
-                MediaFrame {
-                    size_bytes: bytes,
-                    key_frame: false,
-                },
-            );
+            sender.on_media_frame(now, s, MediaFrame::new(bytes));
         }
         loop {
             match sender.poll_transmit(now) {
@@ -500,14 +474,7 @@ fn priorities_two_to_one_split_the_target_two_to_one() {
         .add_stream(stream_config(2, 0.01, 0.5, 100.0, 1.0))
         .expect("valid");
     let now = Instant::from_millis(10);
-    sender.on_media_frame(
-        now,
-        hi,
-        MediaFrame {
-            size_bytes: 1000,
-            key_frame: false,
-        },
-    );
+    sender.on_media_frame(now, hi, MediaFrame::new(1000));
     let Transmit::Now(p) = sender.poll_transmit(now) else {
         panic!("one packet must go")
     };
@@ -538,14 +505,7 @@ fn priorities_two_to_one_split_the_target_two_to_one() {
     let lo = sender
         .add_stream(stream_config(2, 0.01, 0.5, 100.0, 1.0))
         .expect("valid");
-    sender.on_media_frame(
-        now,
-        hi,
-        MediaFrame {
-            size_bytes: 1000,
-            key_frame: false,
-        },
-    );
+    sender.on_media_frame(now, hi, MediaFrame::new(1000));
     let Transmit::Now(_) = sender.poll_transmit(now) else {
         panic!("one packet must go")
     };
@@ -565,22 +525,8 @@ fn scheduler_serves_streams_in_proportion_to_priority() {
         .add_stream(stream_config(2, 0.1, 1.0, 10.0, 1.0))
         .expect("valid");
     let now = Instant::ZERO;
-    sender.on_media_frame(
-        now,
-        hi,
-        MediaFrame {
-            size_bytes: 30_000,
-            key_frame: false,
-        },
-    );
-    sender.on_media_frame(
-        now,
-        lo,
-        MediaFrame {
-            size_bytes: 30_000,
-            key_frame: false,
-        },
-    );
+    sender.on_media_frame(now, hi, MediaFrame::new(30_000));
+    sender.on_media_frame(now, lo, MediaFrame::new(30_000));
     let mut t = now;
     let mut count = [0u32; 2];
     while count[0] + count[1] < 9 {
@@ -603,7 +549,7 @@ fn l4s_alpha_follows_the_ce_fraction_and_more_marking_means_a_smaller_window() {
             h.ack(&p, Duration::from_millis(5), |i| i % every == 0);
         }
         let s = h.sender.stats();
-        (s.l4s_alpha, s.ref_window_bytes)
+        (s.l4s_alpha, s.window_bytes)
     };
     let (alpha_half, wnd_half) = run(2);
     let (alpha_tenth, wnd_tenth) = run(10);
@@ -644,10 +590,7 @@ fn the_pacing_rate_follows_feedback_not_frames() {
     h.sender.on_media_frame(
         h.now,
         h.stream,
-        MediaFrame {
-            size_bytes: 50_000,
-            key_frame: true,
-        },
+        MediaFrame::new(50_000).with_key_frame(true),
     );
     assert_eq!(h.sender.stats().pacing_rate, before);
     let sent = h.drain();

@@ -67,14 +67,7 @@ fn run(cfg: SenderConfig, steps: u64, record: bool, ce: impl Fn(u64) -> bool) ->
             };
             s.on_feedback(now, &fb);
         }
-        s.on_media_frame(
-            now,
-            id,
-            MediaFrame {
-                size_bytes: 4000,
-                key_frame: false,
-            },
-        );
+        s.on_media_frame(now, id, MediaFrame::new(4000));
         if s.poll_timeout().is_some_and(|t| t <= now) {
             s.handle_timeout(now);
         }
@@ -169,10 +162,7 @@ fn an_undrained_queue_keeps_the_newest_events_and_counts_the_rest() {
         .unwrap();
     // Frames that are never sent: the RTP queue grows old and is discarded (with a
     // key-frame request) again and again.
-    let frame = MediaFrame {
-        size_bytes: 1000,
-        key_frame: false,
-    };
+    let frame = MediaFrame::new(1000);
     for ms in (0..5000).step_by(20) {
         let now = Instant::from_millis(ms);
         s.on_media_frame(now, id, frame);

@@ -58,10 +58,7 @@ impl Loop {
         while self.t < end {
             let now = caller(self.t);
             if self.t >= self.next_frame {
-                let frame = MediaFrame {
-                    size_bytes: 2500,
-                    key_frame: false,
-                };
+                let frame = MediaFrame::new(2500);
                 self.sender.on_media_frame(now, self.stream, frame);
                 self.next_frame += Duration::from_millis(20);
             }
@@ -148,14 +145,8 @@ fn time_going_back_an_hour_does_not_stall_the_sender() {
     assert!(l.queue_bytes() < 50_000, "RTP queue {} B", l.queue_bytes());
     // The instants the sender asks for are on the caller's (new) clock.
     let now = l.t - back;
-    l.sender.on_media_frame(
-        now,
-        l.stream,
-        MediaFrame {
-            size_bytes: 20_000,
-            key_frame: false,
-        },
-    );
+    l.sender
+        .on_media_frame(now, l.stream, MediaFrame::new(20_000));
     let mut at = None;
     while at.is_none() {
         match l.sender.poll_transmit(now) {
@@ -203,10 +194,7 @@ fn huge_priorities_split_like_their_ratio() {
     let hi = sender.add_stream(stream(1, 2e305)).expect("valid");
     let lo = sender.add_stream(stream(2, 1e305)).expect("valid");
     let now = Instant::from_millis(10);
-    let frame = MediaFrame {
-        size_bytes: 1000,
-        key_frame: false,
-    };
+    let frame = MediaFrame::new(1000);
     sender.on_media_frame(now, hi, frame);
     sender.on_media_frame(now, lo, frame);
     let mut sent = vec![];
@@ -231,10 +219,7 @@ fn huge_priorities_split_like_their_ratio() {
     );
     assert!((h / l - 2.0).abs() < 1e-6, "{h} vs {l}");
     // The scheduler serves them 2:1 as well.
-    let big = MediaFrame {
-        size_bytes: 30_000,
-        key_frame: false,
-    };
+    let big = MediaFrame::new(30_000);
     sender.on_media_frame(later, hi, big);
     sender.on_media_frame(later, lo, big);
     let mut t = later;
@@ -305,12 +290,15 @@ fn stream_bitrates_are_checked_against_their_ranges() {
 
 #[test]
 fn every_parameter_rejects_absurd_values() {
-    for name in SenderConfig::param_names() {
-        for value in [f64::NAN, f64::INFINITY, 1e300, -1e300, -1.0] {
-            let mut c = SenderConfig::default();
-            let e = c.set_param(name, value).unwrap_err();
-            assert_eq!(e.field, *name);
-            assert_eq!(c, SenderConfig::default());
+    for generation in scream::sender::GENERATION_NAMES {
+        let base = SenderConfig::for_generation(generation).expect("a known generation");
+        for name in base.param_names() {
+            for value in [f64::NAN, f64::INFINITY, 1e300, -1e300, -1.0] {
+                let mut c = base.clone();
+                let e = c.set_param(name, value).unwrap_err();
+                assert_eq!(e.field, name, "{generation}");
+                assert_eq!(c, base);
+            }
         }
     }
 }
@@ -329,14 +317,7 @@ fn absurd_frame_sizes_and_bitrates_neither_panic_nor_stall() {
         .expect("valid");
     let mut now = START;
     for size in [0, 1, u32::MAX, u32::MAX, 7] {
-        sender.on_media_frame(
-            now,
-            id,
-            MediaFrame {
-                size_bytes: size,
-                key_frame: false,
-            },
-        );
+        sender.on_media_frame(now, id, MediaFrame::new(size));
         let mut sent = 0;
         while let Transmit::Now(_) = sender.poll_transmit(now) {
             sent += 1;

@@ -24,14 +24,7 @@ fn sender(config: SenderConfig) -> (Sender, StreamId) {
 }
 
 fn frame(sender: &mut Sender, stream: StreamId, now: Instant) {
-    sender.on_media_frame(
-        now,
-        stream,
-        MediaFrame {
-            size_bytes: FRAME_BYTES,
-            key_frame: false,
-        },
-    );
+    sender.on_media_frame(now, stream, MediaFrame::new(FRAME_BYTES));
 }
 
 /// Feeds `frames` frames 20 ms apart, releasing packets only at the last
@@ -67,7 +60,7 @@ fn gap_after_last_frame(config: SenderConfig, frames: u32, backlog: bool) -> Dur
 #[test]
 fn pacing_speeds_up_by_the_rtp_queue_backlog_not_only_the_last_frame_size() {
     let cfg = SenderConfig::default();
-    let scale = cfg.max_adaptive_pacing_scale;
+    let scale = cfg.v2().unwrap().max_adaptive_pacing_scale;
     // Five frames of about nominal size: each alone needs no faster pacing, but four of
     // them still queued make the backlog five nominal frames.
     let drained = gap_after_last_frame(cfg.clone(), 5, false);
@@ -79,10 +72,8 @@ fn pacing_speeds_up_by_the_rtp_queue_backlog_not_only_the_last_frame_size() {
     );
 
     // With adaptive pacing disabled the backlog changes nothing.
-    let off = SenderConfig {
-        max_adaptive_pacing_scale: 1.0,
-        ..cfg
-    };
+    let mut off = cfg;
+    off.v2_mut().unwrap().max_adaptive_pacing_scale = 1.0;
     let drained = gap_after_last_frame(off.clone(), 5, false);
     let backlogged = gap_after_last_frame(off, 5, true);
     assert_eq!(drained, backlogged);

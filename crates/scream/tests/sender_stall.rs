@@ -35,10 +35,7 @@ fn run_silent(cfg: SenderConfig, span: Duration) -> (Vec<Instant>, Vec<u64>) {
     let mut windows = Vec::new();
     while now < end {
         if now >= next_frame {
-            let frame = MediaFrame {
-                size_bytes: 5000,
-                key_frame: false,
-            };
+            let frame = MediaFrame::new(5000);
             s.on_media_frame(now, id, frame);
             next_frame += FRAME;
         }
@@ -49,7 +46,7 @@ fn run_silent(cfg: SenderConfig, span: Duration) -> (Vec<Instant>, Vec<u64>) {
             match s.poll_transmit(now) {
                 Transmit::Now(_) => {
                     sent.push(now);
-                    windows.push(s.stats().ref_window_bytes);
+                    windows.push(s.stats().window_bytes);
                 }
                 Transmit::At(t) => break Some(t),
                 Transmit::Idle => break None,
@@ -112,14 +109,15 @@ fn without_the_stall_guard_the_in_flight_timeout_is_what_reopens_the_window() {
 fn slow_pacing_alone_never_counts_as_a_stall() {
     // Large packets at a low pacing rate: media waits and nothing leaves for longer
     // than the stall timeout, yet the window is open, so the flight stays accounted.
-    let cfg = SenderConfig {
+    let mut cfg = SenderConfig {
         mss_bytes: 60_000,
-        rate_pace_min: Bitrate::from_kbps(1.0),
         stall_timeout: Duration::from_millis(10),
         in_flight_timeout: Duration::from_secs(3600),
-        initial_ref_wnd_bytes: 1_000_000,
         ..SenderConfig::default()
     };
+    let v2 = cfg.v2_mut().unwrap();
+    v2.rate_pace_min = Bitrate::from_kbps(1.0);
+    v2.initial_ref_wnd_bytes = 1_000_000;
     let mut s = Sender::new(cfg).unwrap();
     let id = s
         .add_stream(StreamConfig {
@@ -131,10 +129,7 @@ fn slow_pacing_alone_never_counts_as_a_stall() {
         })
         .unwrap();
     let t0 = Instant::from_millis(1000);
-    let frame = MediaFrame {
-        size_bytes: 180_000,
-        key_frame: false,
-    };
+    let frame = MediaFrame::new(180_000);
     s.on_media_frame(t0, id, frame);
     let Transmit::Now(first) = s.poll_transmit(t0) else {
         panic!("the first packet leaves at once");
@@ -176,7 +171,7 @@ fn outage_recovery_halves_the_window_from_the_third_silent_stall() {
         .map(|(_, w)| *w)
         .collect();
     let initial = windows[0];
-    let floor = u64::from(SenderConfig::default().min_ref_wnd_bytes);
+    let floor = u64::from(SenderConfig::default().v2().unwrap().min_ref_wnd_bytes);
     assert!(after_stall.len() >= 5, "{after_stall:?}");
     assert_eq!(after_stall[0], initial, "1st stall: window kept");
     assert_eq!(after_stall[1], initial, "2nd stall: window kept");

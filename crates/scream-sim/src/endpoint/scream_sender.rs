@@ -111,6 +111,8 @@ impl ScreamSender {
             let (stream, target) = match ev {
                 Event::TargetBitrate { stream, bitrate } => (stream, Some(bitrate)),
                 Event::KeyFrameRequest { stream } => (stream, None),
+                // A newer library's notification this simulator does not model.
+                _ => continue,
             };
             let Some((_, s)) = self.streams.get_mut(stream.index()) else {
                 continue;
@@ -155,7 +157,7 @@ impl ScreamSender {
         for (row, (id, _)) in rows.iter_mut().zip(&self.streams) {
             row.target_mbps = Some(self.sender.target_bitrate(*id).mbps());
             row.acked_mbps = Some(stats.rate_acked.mbps());
-            row.ref_window_bytes = Some(stats.ref_window_bytes as f64);
+            row.ref_window_bytes = Some(stats.window_bytes as f64);
             row.bytes_in_flight = Some(stats.bytes_in_flight as f64);
             row.srtt_ms = Some(ms(stats.srtt));
             row.est_queue_delay_ms = Some(ms(stats.queue_delay));

@@ -46,10 +46,7 @@ impl Source {
     pub fn next_frame(&mut self) -> MediaFrame {
         match self {
             Self::Video(v) => v.next_frame(),
-            Self::Audio(a) => MediaFrame {
-                size_bytes: a.packet_bytes,
-                key_frame: false,
-            },
+            Self::Audio(a) => MediaFrame::new(a.packet_bytes),
         }
     }
 

@@ -117,10 +117,8 @@ impl Video {
             }
             FrameSizes::Constant => actual.bytes_per_sec() / self.fps,
         };
-        MediaFrame {
-            size_bytes: bytes.round().clamp(1.0, f64::from(u32::MAX)) as u32,
-            key_frame: core::mem::take(&mut self.key_frame_pending),
-        }
+        MediaFrame::new(bytes.round().clamp(1.0, f64::from(u32::MAX)) as u32)
+            .with_key_frame(core::mem::take(&mut self.key_frame_pending))
     }
 
     /// Sets the encoder's target.

@@ -10,8 +10,8 @@
 //! packet no report covered is not taken for lost (`in_flight`).
 
 use super::delay::{PLAUSIBILITY_MARGIN, Verdict};
+use super::generation::{AckSummary, Measurements};
 use super::in_flight::Lookup;
-use super::v2::{AckSummary, Measurements};
 use super::{CongestionEventKind, Sender};
 use crate::ecn::Ecn;
 use crate::feedback::{Feedback, PacketStatus};
@@ -40,7 +40,10 @@ impl Sender {
         }
         self.last_report_time = Some(feedback.report_time);
 
-        let target = self.config.qdelay_target;
+        let target = self
+            .generation
+            .delay_params(self.delay.srtt())
+            .qdelay_target;
         let mut ack = AckSummary::default();
         let mut newest_sent: Option<Instant> = None;
         for r in &feedback.reports {
@@ -127,7 +130,7 @@ impl Sender {
         self.rate_ce.add(now, ack.bytes_acked_ce);
 
         if let Some(t) = newest_sent {
-            let app_limited = self.algorithm.app_limited();
+            let app_limited = self.generation.app_limited();
             // A packet in flight across a leap of the caller's clock (or a stall of its
             // loop) would time the leap, not the path.
             if t >= self.time.last_leap() {
@@ -143,13 +146,8 @@ impl Sender {
             ack.packets_lost = 0;
         }
 
-        let srtt = self.delay.srtt();
-        self.delay.on_feedback_end(
-            now,
-            self.config.qdelay_avg_g,
-            self.config.virtual_rtt.min(srtt),
-            target,
-        );
+        let params = self.generation.delay_params(self.delay.srtt());
+        self.delay.on_feedback_end(now, &params);
         let m = Measurements {
             now,
             srtt: self.delay.srtt(),
@@ -163,9 +161,7 @@ impl Sender {
             total_max: self.total_max(),
             mss_bytes: self.largest_packet,
         };
-        if let Some((cause, window_before, window_after)) =
-            self.algorithm.on_feedback(&self.config, &ack, &m)
-        {
+        if let Some((cause, window_before, window_after)) = self.generation.on_feedback(&ack, &m) {
             let kind = CongestionEventKind::BackOff {
                 cause,
                 window_before,

@@ -19,6 +19,7 @@
 
 mod report_clock;
 
+use super::generation::DelayParams;
 use crate::time::{Duration, Instant, RemoteInstant};
 use report_clock::ReportClock;
 pub(crate) use report_clock::Verdict;
@@ -275,13 +276,9 @@ impl DelayEstimator {
     }
 
     /// Slower updates, once per feedback after its samples were taken.
-    pub(crate) fn on_feedback_end(
-        &mut self,
-        now: Instant,
-        qdelay_avg_g: f64,
-        congestion_interval: Duration,
-        qdelay_target: Duration,
-    ) {
+    pub(crate) fn on_feedback_end(&mut self, now: Instant, params: &DelayParams) {
+        let (qdelay_avg_g, congestion_interval, qdelay_target) =
+            (params.qdelay_avg_g, params.interval, params.qdelay_target);
         self.feedbacks += 1;
         // Draft §"Network Congestion Control": qdelay_avg, a slow-attack fast-decay EWMA.
         // The draft updates it once per RTT; like the reference we update it once per

@@ -27,17 +27,23 @@
 //!
 //! # Structure
 //!
-//! [`Sender`] owns what every SCReAM generation shares: streams and their RTP queues
-//! (`rtp_queue`), the sent-packet bookkeeping and loss detection (`in_flight`), delay
-//! estimation (`delay`), pacing (`pacing`) and the stream scheduler (`scheduler`). The
-//! generation-specific window and target logic sits in an enum (`v2::Algorithm`), so
-//! RFC 8298 and the 2014 draft can join as sibling variants.
+//! [`Sender`] is the chassis: it owns what every SCReAM generation shares, streams
+//! and their RTP queues (`rtp_queue`), the sent-packet bookkeeping and loss detection
+//! (`in_flight`), delay estimation (`delay`), the pacer's spacing (`pacing`) and the
+//! stream scheduler (`scheduler`). The generation it runs ([`GenerationConfig`]) owns
+//! the congestion window law, the media rate control, the pacing rate and its own
+//! per-stream state (`generation`, with one folder per generation: `v2/`). The
+//! configuration is split the same way: shared parameters in [`SenderConfig`], the
+//! generation's in [`V2Config`]; each is declared once with its unit, default, range
+//! and source ([`SenderConfig::params`]).
+//!
+//! The deviations below are SCReAM V2's.
 //!
 //! The sender runs the faithful algorithm unless [`SenderConfig::improvements`] turns on
 //! some of the opt-in [`Improvements`], which fix weaknesses that the draft and the
 //! reference share.
 //!
-//! # Deviations from the draft, and why
+//! # SCReAM V2: deviations from the draft, and why
 //!
 //! - **`MUL_INCREASE_FACTOR` defaults to 0.05** (draft: 0.02), the reference
 //!   simulator's value; with 0.02 the ramp-up is markedly slower than the reference's.
@@ -162,11 +168,27 @@ pub struct StreamConfig {
 
 /// One encoded media frame handed to [`Sender::on_media_frame`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct MediaFrame {
     /// Encoded size in bytes (RTP payload of all its packets together).
     pub size_bytes: u32,
     /// Whether the frame is a key frame (informational, for stats and queue discard).
     pub key_frame: bool,
+}
+
+impl MediaFrame {
+    /// A frame of `size_bytes` that is not a key frame.
+    pub fn new(size_bytes: u32) -> Self {
+        Self {
+            size_bytes,
+            key_frame: false,
+        }
+    }
+
+    /// The same frame, marked as a key frame or not.
+    pub fn with_key_frame(self, key_frame: bool) -> Self {
+        Self { key_frame, ..self }
+    }
 }
 
 /// What [`Sender::poll_transmit`] asks the caller to do.
@@ -183,6 +205,7 @@ pub enum Transmit {
 
 /// A packet the sender released for transmission.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct SentPacket {
     /// The stream it belongs to.
     pub stream: StreamId,
@@ -206,6 +229,7 @@ pub struct SentPacket {
 
 /// Notifications for the application.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Event {
     /// The encoder of `stream` should now produce `bitrate`.
     TargetBitrate {
@@ -228,9 +252,11 @@ mod clock;
 mod config;
 mod delay;
 mod delivery;
+mod generation;
 mod improvements;
 mod in_flight;
 mod pacing;
+pub(crate) mod params;
 mod rate_control;
 mod rate_meter;
 mod rtp_queue;
@@ -244,16 +270,18 @@ use std::collections::VecDeque;
 
 pub use cc_events::{BackOffCause, CongestionEvent, CongestionEventKind, MAX_CC_EVENTS};
 pub use clock::{MAX_TIME_STEP, RTT_LEAP, TIME_JITTER_TOLERANCE};
-pub use config::{ConfigError, EcnMode, SenderConfig};
+pub use config::{ConfigError, EcnMode, GENERATION_NAMES, GenerationConfig, SenderConfig};
 pub use improvements::{IMPROVEMENT_NAMES, Improvements};
-pub use stats::{SenderStats, StreamStats};
+pub use params::ParamInfo;
+pub use stats::{GenerationStats, SenderStats, StreamStats, V2Stats};
+pub use v2::V2Config;
 
 use clock::Clock;
 use delay::DelayEstimator;
+use generation::Generation;
 use pacing::Pacer;
 use rate_meter::RateMeter;
 use stream::Stream;
-use v2::Algorithm;
 
 /// Most streams one sender serves.
 pub const MAX_STREAMS: usize = 64;
@@ -293,7 +321,7 @@ pub const MAX_STREAMS: usize = 64;
 pub struct Sender {
     config: SenderConfig,
     streams: Vec<Stream>,
-    algorithm: Algorithm,
+    generation: Generation,
     delay: DelayEstimator,
     pacer: Pacer,
     pacing_rate: Bitrate,
@@ -339,10 +367,12 @@ impl Sender {
     /// A sender with `config`, which must pass [`SenderConfig::validate`].
     pub fn new(config: SenderConfig) -> Result<Self, ConfigError> {
         config.validate()?;
+        let generation = Generation::new(&config);
         Ok(Self {
-            algorithm: Algorithm::new_v2(&config),
+            // No stream yet: the generation's floor.
+            pacing_rate: generation.pacing_rate(&[], Bitrate::ZERO, None),
+            generation,
             delay: DelayEstimator::new(config.base_delay_window),
-            pacing_rate: config.rate_pace_min,
             largest_packet: u64::from(config.mss_bytes + config.rtp_overhead_bytes),
             config,
             streams: Vec::new(),
@@ -392,6 +422,7 @@ impl Sender {
             .map_or(1.0, |first| config.priority / first.config.priority);
         let id = StreamId(u32::try_from(self.streams.len()).unwrap_or(u32::MAX));
         self.streams.push(Stream::new(config, initial_seq, weight));
+        self.generation.on_stream_added();
         self.update_pacing_rate();
         Ok(id)
     }
@@ -413,9 +444,11 @@ impl Sender {
         let frame_index = s.on_frame(now);
         let was_empty = s.queue.is_empty();
         let before = s.queue.bytes();
+        let queue_delay = s.queue.delay(now);
         s.queue
             .push_frame(now, frame_index, frame.size_bytes, mss, overhead);
-        s.update_frame_scale(frame.size_bytes);
+        self.generation
+            .on_frame(idx, s, frame.size_bytes, queue_delay);
         let added = s.queue.bytes() - before;
         if was_empty && !s.queue.is_empty() {
             scheduler::on_backlogged(&mut self.streams, idx);
@@ -443,6 +476,7 @@ impl Sender {
         let max = self.config.max_rtp_queue_delay;
         for (i, s) in self.streams.iter_mut().enumerate() {
             if let Some(discarded) = s.check_discard(now, max) {
+                self.generation.on_discard(i);
                 let stream = StreamId(u32::try_from(i).unwrap_or(u32::MAX));
                 push_event(&mut self.events, Event::KeyFrameRequest { stream });
                 if self.cc_events.enabled() {
@@ -496,7 +530,7 @@ impl Sender {
         };
         self.bytes_in_flight += u64::from(p.size_bytes);
         self.largest_packet = self.largest_packet.max(u64::from(p.size_bytes));
-        self.algorithm.on_sent(self.bytes_in_flight);
+        self.generation.on_sent(self.bytes_in_flight);
         let catch_up = self.config.pacing_catch_up;
         self.pacer
             .on_sent(now, p.size_bytes, self.pacing_rate, catch_up);

@@ -43,7 +43,7 @@ impl Sender {
             self.silent_stalls = self.silent_stalls.saturating_add(1);
             self.cc_event(now, CongestionEventKind::Stall { packets, bytes });
             if self.config.improvements.outage_recovery {
-                let shrank = self.algorithm.on_stall(self.silent_stalls);
+                let shrank = self.generation.on_stall(self.silent_stalls);
                 self.delay.forget_variation();
                 if let Some((window_before, window_after)) = shrank {
                     let kind = CongestionEventKind::BackOff {
@@ -67,11 +67,9 @@ impl Sender {
         // Draft §"Send Window", with the exception that a packet may always leave when
         // nothing is in flight (otherwise a packet larger than the window would never
         // go).
-        let limit = self.algorithm.send_limit_bytes(
-            &self.config,
-            self.delay.steadiness(),
-            self.largest_packet,
-        );
+        let limit = self
+            .generation
+            .send_limit_bytes(self.delay.steadiness(), self.largest_packet);
         let blocked = self.bytes_in_flight > 0 && self.bytes_in_flight + size > limit;
         Some((idx, size, blocked))
     }

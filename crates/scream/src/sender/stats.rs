@@ -18,12 +18,12 @@ impl Sender {
             r.advance(now);
         }
         SenderStats {
-            ref_window_bytes: self.algorithm.window_bytes(),
+            window_bytes: self.generation.window_bytes(),
             bytes_in_flight: self.bytes_in_flight,
             srtt: self.delay.srtt(),
             queue_delay: self.delay.queue_delay(),
             queue_delay_avg: self.delay.qdelay_avg(),
-            l4s_alpha: self.algorithm.l4s_alpha(),
+            l4s_alpha: self.generation.l4s_alpha(),
             rate_transmitted: rates[0].rate(),
             rate_acked: rates[1].rate(),
             rate_lost: rates[2].rate(),
@@ -36,9 +36,7 @@ impl Sender {
             time_steps: self.time.steps(),
             target_bitrate: self.total_target(),
             pacing_rate: self.pacing_rate,
-            window_headroom: self
-                .algorithm
-                .headroom(&self.config, self.delay.steadiness()),
+            generation: self.generation.stats(self.delay.steadiness()),
             streams: self
                 .streams
                 .iter()
@@ -60,9 +58,10 @@ impl Sender {
 /// Rates are measured over a sliding interval of about 200 ms ending at the latest
 /// input the sender saw (on the sender's own time line, see [`Sender`]).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct SenderStats {
-    /// Reference window, bytes.
-    pub ref_window_bytes: u64,
+    /// Congestion window, bytes: SCReAM V2's reference window, RFC 8298's `cwnd`.
+    pub window_bytes: u64,
     /// Bytes sent and not yet acknowledged or declared lost.
     pub bytes_in_flight: u64,
     /// Smoothed round-trip time the controller uses: followed once per RTT, so it
@@ -102,14 +101,37 @@ pub struct SenderStats {
     pub target_bitrate: Bitrate,
     /// Current pacing rate.
     pub pacing_rate: Bitrate,
-    /// Send window headroom factor applied to the reference window.
-    pub window_headroom: f64,
     /// Per stream, in the order streams were added.
     pub streams: Vec<StreamStats>,
+    /// What only the running generation has.
+    pub generation: GenerationStats,
+}
+
+/// The generation's own state, in [`SenderStats::generation`].
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum GenerationStats {
+    /// SCReAM V2.
+    V2(V2Stats),
+}
+
+impl Default for GenerationStats {
+    fn default() -> Self {
+        Self::V2(V2Stats::default())
+    }
+}
+
+/// SCReAM V2's own state.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct V2Stats {
+    /// Send window headroom factor applied to the reference window.
+    pub window_headroom: f64,
 }
 
 /// Per-stream state.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct StreamStats {
     /// RTP SSRC.
     pub ssrc: u32,

@@ -1,5 +1,5 @@
 //! Per-stream state: configuration, RTP queue, sent packets, target, and the frame
-//! statistics media rate control uses.
+//! period.
 
 use super::in_flight::SentHistory;
 use super::rtp_queue::RtpQueue;
@@ -17,13 +17,6 @@ pub(crate) const MAX_PRIORITY_RATIO: f64 = 1e6;
 const INITIAL_FRAME_PERIOD: f64 = 0.02;
 /// Weight of the newest inter-frame time in the frame period estimate (reference: 0.9).
 const FRAME_PERIOD_G: f64 = 0.9;
-/// Gains of the RTP-queue-driven rate adjustment (reference `kRateAdjustGain1/2`).
-const RATE_ADJUST_GAIN1: f64 = 0.2;
-const RATE_ADJUST_GAIN2: f64 = 1.0 / 8.0;
-/// Largest RTP-queue-driven reduction: the target is divided by at most 1.5.
-const RATE_ADJUST_MAX: f64 = 0.5;
-/// Frames smaller than this nominal size do not drive adaptive pacing (reference).
-const ADAPTIVE_PACING_MIN_FRAME: f64 = 500.0;
 /// Minimum time between two RTP queue discards (reference
 /// `kMinRtpQueueDiscardInterval`, 0.25 s).
 const MIN_DISCARD_INTERVAL: Duration = Duration::from_millis(250);
@@ -43,12 +36,8 @@ pub(crate) struct Stream {
     /// Frames handed in so far.
     pub(crate) frames: u64,
     last_frame_at: Option<Instant>,
-    frame_period: f64,
-    /// RTP-queue-driven reduction: the share is divided by `1 + rate_adjust`.
-    pub(crate) rate_adjust: f64,
-    /// The larger of the last frame and the RTP queue backlog, relative to the nominal
-    /// frame size (≥ 1), for pacing.
-    pub(crate) frame_scale: f64,
+    /// Smoothed time between frames, seconds.
+    pub(crate) frame_period: f64,
     pub(crate) queue_discards: u64,
     last_discard: Option<Instant>,
     /// Priority relative to the first stream's, in [1e-6, 1e6]: priorities of any
@@ -75,8 +64,6 @@ impl Stream {
             frames: 0,
             last_frame_at: None,
             frame_period: INITIAL_FRAME_PERIOD,
-            rate_adjust: 0.0,
-            frame_scale: 1.0,
             queue_discards: 0,
             last_discard: None,
             weight,
@@ -95,32 +82,9 @@ impl Stream {
             }
         }
         self.last_frame_at = Some(now);
-
-        // The queue should be empty by the time the next frame comes; a queue older
-        // than half a frame period means the target is slightly too high for what the
-        // window lets through, so shave it (reference rate adjustment).
-        let period = self.frame_period.max(1e-3);
-        let err = RATE_ADJUST_GAIN1 * (self.queue.delay(now).as_secs_f64() - period / 2.0) / period;
-        self.rate_adjust = (self.rate_adjust + err * RATE_ADJUST_GAIN2).clamp(0.0, RATE_ADJUST_MAX);
-
         let idx = self.frames;
         self.frames += 1;
         idx
-    }
-
-    /// Sets the adaptive pacing scale once the frame of `payload_bytes` is queued: the
-    /// larger of that frame and the whole RTP queue backlog, relative to the nominal
-    /// frame size at the current target. Sizing pacing by the backlog too (as the
-    /// reference does) drains a queue that grew while the window shrank at close to the
-    /// path's rate, instead of at the pacing headroom over an already reduced target.
-    pub(crate) fn update_frame_scale(&mut self, payload_bytes: u32) {
-        let nominal = self.target.bytes_per_sec() * self.frame_period.max(1e-3);
-        let backlog = (self.queue.bytes() as f64).max(f64::from(payload_bytes));
-        self.frame_scale = if nominal > ADAPTIVE_PACING_MIN_FRAME {
-            (backlog / nominal).max(1.0)
-        } else {
-            1.0
-        };
     }
 
     /// Discards the RTP queue if it is older than `max_delay`; returns the packets and
@@ -143,8 +107,6 @@ impl Stream {
         let packets = self.queue.clear();
         self.queue_discards += 1;
         self.last_discard = Some(now);
-        // The queue is gone; what made it grow no longer applies.
-        self.rate_adjust = 0.0;
         Some((packets, bytes))
     }
 

@@ -156,7 +156,7 @@ impl Model {
         let timeout = cfg.in_flight_timeout.as_nanos() as u64;
         let stall = cfg.stall_timeout.as_nanos() as u64;
         let queue_limit = cfg.max_rtp_queue_delay.max(MIN_DISCARD_INTERVAL);
-        let min_wnd = u64::from(cfg.min_ref_wnd_bytes);
+        let min_wnd = u64::from(cfg.v2().expect("V2").min_ref_wnd_bytes);
         let mut sender = Sender::new(cfg).map_err(|e| e.to_string())?;
         let ssrcs = vec![10, 20];
         let priorities = [setup.priority, setup.priority * setup.priority_ratio];
@@ -297,10 +297,7 @@ impl Model {
 
     fn frame(&mut self, stream: usize, bytes: u32, at: Instant) {
         self.clock.advance(at.as_nanos());
-        let frame = MediaFrame {
-            size_bytes: bytes,
-            key_frame: false,
-        };
+        let frame = MediaFrame::new(bytes);
         self.sender.on_media_frame(at, self.ids[stream], frame);
     }
 
@@ -505,9 +502,9 @@ impl Model {
             stats.bytes_in_flight
         );
         ensure!(
-            stats.ref_window_bytes >= self.min_wnd,
+            stats.window_bytes >= self.min_wnd,
             "window {} below its minimum {}",
-            stats.ref_window_bytes,
+            stats.window_bytes,
             self.min_wnd
         );
         ensure!(
@@ -581,7 +578,14 @@ pub(crate) fn run(setup: &Setup, ops: &[Op]) -> Result<(), String> {
     }
     // The longest pacing gap: a full packet at the lowest pacing rate.
     let packet_bits = f64::from(setup.mss_bytes + 12) * 8.0;
-    let gap = Duration::from_secs_f64(packet_bits / SenderConfig::default().rate_pace_min.bps());
+    let gap = Duration::from_secs_f64(
+        packet_bits
+            / SenderConfig::default()
+                .v2()
+                .expect("V2")
+                .rate_pace_min
+                .bps(),
+    );
     m.recover(Duration::from_secs(1) + gap * 2)
         .map_err(|e| format!("recovery: {e}"))
 }

@@ -9,10 +9,7 @@ use scream::{Bitrate, Duration, Instant};
 /// A frame the size an encoder at `target` produces in one `interval`.
 pub(crate) fn frame_at(target: Bitrate, interval: Duration) -> MediaFrame {
     let size = (target.bps() / 8.0 * interval.as_secs_f64()).round() as u32;
-    MediaFrame {
-        size_bytes: size,
-        key_frame: false,
-    }
+    MediaFrame::new(size)
 }
 
 /// What the receiver is told of a packet the sender released.

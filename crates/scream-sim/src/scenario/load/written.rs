@@ -29,13 +29,21 @@ fn entries(root: &Item, key: &str) -> usize {
     })
 }
 
-/// `[flows.params]` names must be fields the sender can set.
+/// `[flows.params]` names must be parameters the flow's sender can set: the shared
+/// ones and those of its SCReAM generation.
 fn check_params(root: &Item, ctx: &Context<'_>) -> Result<(), ScenarioError> {
-    let known: Vec<String> = scream::sender::SenderConfig::param_names()
-        .iter()
-        .map(|n| (*n).to_owned())
-        .collect();
     for i in 0..entries(root, "flows") {
+        let algorithm = item_at(root, &segs(&["flows", &i.to_string(), "algorithm"]))
+            .and_then(Item::as_str)
+            .unwrap_or("scream-v2");
+        // A flow that is no SCReAM generation (cbr) takes no parameters; an unknown
+        // algorithm is reported by the schema check.
+        let config = scream::sender::SenderConfig::for_generation(algorithm).unwrap_or_default();
+        let known: Vec<String> = config
+            .param_names()
+            .iter()
+            .map(|n| (*n).to_owned())
+            .collect();
         let params_path = segs(&["flows", &i.to_string(), "params"]);
         let Some(params) = item_at(root, &params_path).and_then(Item::as_table_like) else {
             continue;

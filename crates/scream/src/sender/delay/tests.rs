@@ -1,5 +1,13 @@
 use super::*;
 
+fn params(qdelay_avg_g: f64, interval: Duration) -> DelayParams {
+    DelayParams {
+        qdelay_target: TARGET,
+        qdelay_avg_g,
+        interval,
+    }
+}
+
 const TARGET: Duration = Duration::from_millis(60);
 /// A packet age that makes every sample of these tests plausible.
 const AGE: Duration = Duration::from_secs(1);
@@ -28,7 +36,7 @@ fn feed(d: &mut DelayEstimator, start_ms: u64, owds: &[i64]) -> Vec<Duration> {
         .map(|(i, owd)| {
             let now = Instant::from_millis(start_ms + 20 * i as u64);
             d.on_owd_sample(now, owd * 1_000_000, age, TARGET);
-            d.on_feedback_end(now, 1.0 / 16.0, Duration::from_millis(50), TARGET);
+            d.on_feedback_end(now, &params(1.0 / 16.0, Duration::from_millis(50)));
             d.queue_delay()
         })
         .collect()
@@ -74,7 +82,7 @@ fn two_bad_reports_apart_are_no_clock_step() {
     let now = Instant::from_millis(1100);
     d.on_owd_sample(now, 5_000_000_000, Duration::from_millis(60), TARGET);
     for _ in 0..3 {
-        d.on_feedback_end(now, 1.0 / 16.0, Duration::from_millis(50), TARGET);
+        d.on_feedback_end(now, &params(1.0 / 16.0, Duration::from_millis(50)));
     }
     let q = feed(&mut d, 1200, &[5_000, 36]);
     assert_eq!(q, [Duration::from_millis(4), Duration::from_millis(6)]);
@@ -222,7 +230,7 @@ fn forgetting_the_variation_makes_the_queue_delay_steady_again() {
         let now = Instant::from_millis(1000 + 25 * i);
         let owd = if i % 2 == 0 { 10_000_000 } else { 50_000_000 };
         d.on_owd_sample(now, owd, AGE, TARGET);
-        d.on_feedback_end(now, 0.25, interval, TARGET);
+        d.on_feedback_end(now, &params(0.25, interval));
     }
     assert!(d.steadiness() < 0.1, "{}", d.steadiness());
     d.forget_variation();

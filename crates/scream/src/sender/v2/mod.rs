@@ -1,133 +1,121 @@
 //! SCReAM V2 (draft-ietf-ccwg-rfc8298bis-screamv2-00): the reference window
-//! ([`window`]) and the target bitrate derived from it ([`rate`]).
+//! ([`window`]), the target bitrate derived from it ([`rate`]), the RTP-queue-driven
+//! rate adjustment and frame-size-adaptive pacing ([`streams`], [`pacing`]), and its
+//! parameters ([`config`]).
 
+pub(crate) mod config;
+pub(crate) mod pacing;
 pub(crate) mod rate;
+pub(crate) mod streams;
 pub(crate) mod window;
 
+pub use config::V2Config;
+
 use super::cc_events::BackOffCause;
-use super::config::SenderConfig;
-use crate::time::{Duration, Instant};
+use super::config::{EcnMode, SenderConfig};
+use super::generation::{AckSummary, Measurements, TargetInput};
+use super::improvements::Improvements;
+use super::stream::Stream;
 use crate::units::Bitrate;
 
-/// What one feedback message acknowledged, as the congestion controller needs it.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct AckSummary {
-    /// Bytes newly acknowledged (draft `bytes_newly_acked`).
-    pub(crate) bytes_acked: u64,
-    /// Of which CE-marked (draft `bytes_newly_acked_ce`).
-    pub(crate) bytes_acked_ce: u64,
-    /// Packets newly acknowledged.
-    pub(crate) packets_acked: u64,
-    /// Of which CE-marked.
-    pub(crate) packets_ce: u64,
-    /// Packets newly declared lost by the reordering window.
-    pub(crate) packets_lost: u64,
+/// What SCReAM V2 reads of the configuration: its own parameters (through `Deref`,
+/// so the code reads `cfg.qdelay_target` as the draft names it) and the two shared
+/// settings that change its reactions and its target.
+#[derive(Clone, Debug)]
+pub(crate) struct V2Settings {
+    pub(crate) ecn: EcnMode,
+    pub(crate) improvements: Improvements,
+    pub(crate) packet_overhead_bytes: u32,
+    params: V2Config,
 }
 
-/// Measurements the sender shares with the congestion controller.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Measurements {
-    pub(crate) now: Instant,
-    /// Smoothed RTT, followed once per RTT (see `DelayEstimator::srtt`).
-    pub(crate) srtt: Duration,
-    pub(crate) qdelay_avg: Duration,
-    /// Latest queue delay sample.
-    pub(crate) queue_delay: Duration,
-    /// Whether the latest RTT sample lowered the smoothed RTT (the queue drains).
-    pub(crate) rtt_falling: bool,
-    /// Rate of acknowledged bytes over the last 200 ms.
-    pub(crate) rate_acked: Bitrate,
-    pub(crate) bytes_in_flight: u64,
-    /// 1 when the queue delay is steady, towards 0 when it varies.
-    pub(crate) steadiness: f64,
-    pub(crate) total_target: Bitrate,
-    pub(crate) total_max: Bitrate,
-    /// Largest packet on the wire recently (the draft's MSS), bytes.
-    pub(crate) mss_bytes: u64,
-}
-
-/// The generation-specific congestion control and target bitrate logic. Variants are
-/// siblings; the sender dispatches by `match`, never through a trait object.
-#[derive(Debug, Clone)]
-pub(crate) enum Algorithm {
-    /// SCReAM V2.
-    V2(window::RefWindow),
-}
-
-impl Algorithm {
-    pub(crate) fn new_v2(cfg: &SenderConfig) -> Self {
-        Self::V2(window::RefWindow::new(cfg))
+impl V2Settings {
+    pub(crate) fn new(cfg: &SenderConfig, params: &V2Config) -> Self {
+        Self {
+            ecn: cfg.ecn,
+            improvements: cfg.improvements,
+            packet_overhead_bytes: cfg.packet_overhead_bytes,
+            params: params.clone(),
+        }
     }
 
-    /// Feedback was processed: update the window. Returns the back-off it made, if
-    /// any: cause, window before and after (bytes).
+    /// The settings of a default V2 configuration changed by `cfg`'s shared fields
+    /// (tests).
+    #[cfg(test)]
+    pub(crate) fn of(cfg: &SenderConfig) -> Self {
+        Self::new(cfg, cfg.v2().expect("a SCReAM V2 configuration"))
+    }
+}
+
+impl core::ops::Deref for V2Settings {
+    type Target = V2Config;
+    fn deref(&self) -> &V2Config {
+        &self.params
+    }
+}
+
+/// The state of SCReAM V2.
+#[derive(Debug, Clone)]
+pub(crate) struct V2 {
+    pub(crate) cfg: V2Settings,
+    pub(crate) window: window::RefWindow,
+    /// Per-stream rate adjustment and pacing scale, indexed like the sender's streams.
+    pub(crate) streams: Vec<streams::V2Stream>,
+}
+
+impl V2 {
+    pub(crate) fn new(cfg: &SenderConfig, params: &V2Config) -> Self {
+        let cfg = V2Settings::new(cfg, params);
+        Self {
+            window: window::RefWindow::new(&cfg),
+            cfg,
+            streams: Vec::new(),
+        }
+    }
+
     pub(crate) fn on_feedback(
         &mut self,
-        cfg: &SenderConfig,
         ack: &AckSummary,
         m: &Measurements,
     ) -> Option<(BackOffCause, u64, u64)> {
-        match self {
-            Self::V2(w) => w.on_feedback(cfg, ack, m),
+        self.window.on_feedback(&self.cfg, ack, m)
+    }
+
+    pub(crate) fn send_limit_bytes(&self, steadiness: f64, mss: u64) -> u64 {
+        self.window.send_limit_bytes(&self.cfg, steadiness, mss)
+    }
+
+    /// Media rate control: the window per sRTT, split by priority, each share lowered
+    /// by its stream's RTP-queue adjustment.
+    pub(crate) fn update_targets(&mut self, streams: &mut [Stream], input: &TargetInput) {
+        let total = rate::total_target(
+            &self.cfg,
+            self.window.ref_wnd_bytes(),
+            input.srtt,
+            input.mss_bytes,
+        )
+        .scale(input.rate_factor);
+        super::scheduler::allocate(total, streams);
+        for (s, v2) in streams.iter_mut().zip(&self.streams) {
+            let share = s.rate_share.scale(1.0 / (1.0 + v2.rate_adjust));
+            s.target = share.clamp(s.config.min_bitrate, s.config.max_bitrate);
         }
     }
 
-    /// The send window stalled the sender and the flight was given up, the
-    /// `in_a_row`-th time with nothing acknowledged since (only with the
-    /// `outage-recovery` improvement). Returns the window before and after (bytes) if
-    /// it shrank.
-    pub(crate) fn on_stall(&mut self, in_a_row: u32) -> Option<(u64, u64)> {
-        match self {
-            Self::V2(w) => w.on_stall(in_a_row),
-        }
-    }
-
-    /// A packet left; `bytes_in_flight` includes it.
-    pub(crate) fn on_sent(&mut self, bytes_in_flight: u64) {
-        match self {
-            Self::V2(w) => w.on_sent(bytes_in_flight),
-        }
-    }
-
-    /// Reference (congestion) window, bytes.
-    pub(crate) fn window_bytes(&self) -> u64 {
-        match self {
-            Self::V2(w) => w.ref_wnd_bytes(),
-        }
-    }
-
-    /// How many bytes may be in flight before the send window closes.
-    pub(crate) fn send_limit_bytes(&self, cfg: &SenderConfig, steadiness: f64, mss: u64) -> u64 {
-        match self {
-            Self::V2(w) => w.send_limit_bytes(cfg, steadiness, mss),
-        }
-    }
-
-    /// Send window headroom factor currently applied.
-    pub(crate) fn headroom(&self, cfg: &SenderConfig, steadiness: f64) -> f64 {
-        match self {
-            Self::V2(_) => window::headroom(cfg, steadiness),
-        }
-    }
-
-    /// Total target bitrate for all streams, before the split across streams.
-    pub(crate) fn total_target(&self, cfg: &SenderConfig, srtt: Duration, mss: u64) -> Bitrate {
-        match self {
-            Self::V2(w) => rate::total_target(cfg, w.ref_wnd_bytes(), srtt, mss),
-        }
-    }
-
-    /// Whether the window exceeds what the recent bytes in flight can use.
-    pub(crate) fn app_limited(&self) -> bool {
-        match self {
-            Self::V2(w) => w.app_limited(),
-        }
-    }
-
-    /// Averaged CE fraction (L4S), 0 when not applicable.
-    pub(crate) fn l4s_alpha(&self) -> f64 {
-        match self {
-            Self::V2(w) => w.l4s_alpha(),
-        }
+    /// The pacing rate for the streams' targets and frame sizes.
+    pub(crate) fn pacing_rate(
+        &self,
+        streams: &[Stream],
+        media_rate: Bitrate,
+        delivery_peak: Option<Bitrate>,
+    ) -> Bitrate {
+        pacing::pacing_rate(
+            &self.cfg,
+            streams,
+            &self.streams,
+            media_rate,
+            self.window.l4s_alpha(),
+            delivery_peak,
+        )
     }
 }

@@ -2,7 +2,7 @@
 //! reference window per smoothed RTT, with the corrections of the draft and the
 //! reference implementation.
 
-use crate::sender::config::SenderConfig;
+use super::V2Settings;
 use crate::time::Duration;
 use crate::units::Bitrate;
 
@@ -20,7 +20,7 @@ const SMALL_WINDOW_MAX_CUT: f64 = 0.2;
 /// `8 · ref_wnd / s_rtt`, scaled down for small windows, for frame-size variation and
 /// for per-packet overhead.
 pub(crate) fn total_target(
-    cfg: &SenderConfig,
+    cfg: &V2Settings,
     ref_wnd_bytes: u64,
     srtt: Duration,
     mss: u64,
@@ -38,21 +38,23 @@ pub(crate) fn total_target(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sender::SenderConfig;
 
     #[test]
     fn target_is_window_per_rtt_with_corrections() {
-        let cfg = SenderConfig {
-            frame_size_margin: 1.0,
+        let mut c = SenderConfig {
             packet_overhead_bytes: 0,
             ..SenderConfig::default()
         };
+        c.set_param("frame_size_margin", 1.0).unwrap();
+        let cfg = V2Settings::of(&c);
         // 50 kB per 49 + 1 ms = 8 Mbit/s.
         let r = total_target(&cfg, 50_000, Duration::from_millis(49), 1000);
         assert!((r.mbps() - 8.0).abs() < 1e-9, "{r}");
         // A window of two packets (ratio 0.5) is cut by the maximum 20 %.
         let r = total_target(&cfg, 2000, Duration::from_millis(49), 1000);
         assert!((r.kbps() - 320.0 * 0.8).abs() < 1e-6, "{r}");
-        let cfg = SenderConfig::default();
+        let cfg = V2Settings::of(&SenderConfig::default());
         let r = total_target(&cfg, 50_000, Duration::from_millis(49), 1000);
         assert!((r.mbps() - 8.0 / 1.1 * 1000.0 / 1020.0).abs() < 1e-9, "{r}");
     }

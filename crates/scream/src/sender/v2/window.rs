@@ -2,9 +2,10 @@
 //! L4S CE fraction and queue delay ("virtual L4S"), and the adaptive multiplicative
 //! increase, capped by the recent maximum of bytes in flight.
 
-use super::{AckSummary, Measurements};
+use super::V2Settings;
 use crate::sender::cc_events::BackOffCause;
-use crate::sender::config::{EcnMode, SenderConfig};
+use crate::sender::config::EcnMode;
+use crate::sender::generation::{AckSummary, Measurements};
 use crate::time::{Duration, Instant};
 
 /// `l4s_alpha` is updated at least this often (draft §"Network Congestion Control": every min(10 ms, s_rtt)).
@@ -77,7 +78,7 @@ const CONVERGENCE_MUL_DOMINANCE: f64 = 2.0;
 /// Send window headroom over the reference window: `REF_WND_OVERHEAD` when the queue
 /// delay varies, up to `ref_wnd_overhead_max` when it is steady (reference adaptive
 /// window headroom; the draft multiplies by `rel_framesize_high` instead).
-pub(crate) fn headroom(cfg: &SenderConfig, steadiness: f64) -> f64 {
+pub(crate) fn headroom(cfg: &V2Settings, steadiness: f64) -> f64 {
     cfg.ref_wnd_overhead
         + (cfg.ref_wnd_overhead_max - cfg.ref_wnd_overhead) * steadiness.clamp(0.0, 1.0)
 }
@@ -123,7 +124,7 @@ pub(crate) struct RefWindow {
 }
 
 impl RefWindow {
-    pub(crate) fn new(cfg: &SenderConfig) -> Self {
+    pub(crate) fn new(cfg: &V2Settings) -> Self {
         let min_wnd = f64::from(cfg.min_ref_wnd_bytes);
         Self {
             ref_wnd: f64::from(cfg.initial_ref_wnd_bytes).max(min_wnd),
@@ -165,7 +166,7 @@ impl RefWindow {
 
     /// Draft §"Send Window": bytes in flight may exceed the reference window by the headroom,
     /// plus one packet so that a full-size packet always fits a just-open window.
-    pub(crate) fn send_limit_bytes(&self, cfg: &SenderConfig, steadiness: f64, mss: u64) -> u64 {
+    pub(crate) fn send_limit_bytes(&self, cfg: &V2Settings, steadiness: f64, mss: u64) -> u64 {
         (self.ref_wnd * headroom(cfg, steadiness)).round() as u64 + mss
     }
 
@@ -177,7 +178,7 @@ impl RefWindow {
     /// the window before and after it, bytes.
     pub(crate) fn on_feedback(
         &mut self,
-        cfg: &SenderConfig,
+        cfg: &V2Settings,
         ack: &AckSummary,
         m: &Measurements,
     ) -> Option<(BackOffCause, u64, u64)> {
@@ -320,7 +321,7 @@ impl RefWindow {
     /// Whether L4S marking is evidently at work, in which case the delay-based
     /// back-off stands aside (draft §"Network Congestion Control": `l4s_alpha` at least the two marks per RTT
     /// expected at equilibrium).
-    fn l4s_active(&self, cfg: &SenderConfig, m: &Measurements, srtt: Duration) -> bool {
+    fn l4s_active(&self, cfg: &V2Settings, m: &Measurements, srtt: Duration) -> bool {
         if cfg.ecn != EcnMode::L4s {
             return false;
         }
@@ -331,7 +332,7 @@ impl RefWindow {
 
     fn update_l4s_alpha(
         &mut self,
-        cfg: &SenderConfig,
+        cfg: &V2Settings,
         ack: &AckSummary,
         now: Instant,
         srtt: Duration,
@@ -364,7 +365,7 @@ impl RefWindow {
     /// Draft §"Network Congestion Control" reference window increase.
     fn increase(
         &mut self,
-        cfg: &SenderConfig,
+        cfg: &V2Settings,
         ack: &AckSummary,
         m: &Measurements,
         srtt: Duration,
@@ -459,7 +460,7 @@ impl RefWindow {
     /// At the streams' maximum bitrate there is no point in a window beyond what is
     /// really in flight: an inflated window would take extra RTTs to bring down when
     /// congestion comes (draft §"Network Congestion Control"; reference history of bytes in flight).
-    fn cap_near_max_rate(&mut self, cfg: &SenderConfig, m: &Measurements, srtt: Duration) {
+    fn cap_near_max_rate(&mut self, cfg: &V2Settings, m: &Measurements, srtt: Duration) {
         if m.total_target.bps() <= m.total_max.bps() * NEAR_MAX_RATE {
             return;
         }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::sender::SenderConfig;
 use crate::units::Bitrate;
 
 fn measurements(now: Instant) -> Measurements {
@@ -20,10 +21,10 @@ fn measurements(now: Instant) -> Measurements {
 /// Back-off of one CE feedback with `l4s_alpha` held at `alpha` (the feedback's own
 /// CE fraction equals alpha, so the EWMA does not move it).
 fn l4s_backoff(alpha: f64) -> f64 {
-    let cfg = SenderConfig {
+    let cfg = V2Settings::of(&SenderConfig {
         ecn: EcnMode::L4s,
         ..SenderConfig::default()
-    };
+    });
     let mut w = RefWindow::new(&cfg);
     let t0 = Instant::from_millis(1000);
     w.last_congestion = Some(t0);
@@ -51,7 +52,7 @@ fn l4s_backoff_is_half_the_averaged_ce_fraction() {
 
 #[test]
 fn no_ce_no_backoff_and_min_window_holds() {
-    let cfg = SenderConfig::default();
+    let cfg = V2Settings::of(&SenderConfig::default());
     let mut w = RefWindow::new(&cfg);
     let ack = AckSummary {
         packets_lost: 1,
@@ -65,10 +66,10 @@ fn no_ce_no_backoff_and_min_window_holds() {
 
 #[test]
 fn l4s_alpha_rises_faster_than_it_decays() {
-    let cfg = SenderConfig {
+    let cfg = V2Settings::of(&SenderConfig {
         ecn: EcnMode::L4s,
         ..SenderConfig::default()
-    };
+    });
     let mut w = RefWindow::new(&cfg);
     let marked = AckSummary {
         packets_acked: 10,
@@ -103,10 +104,10 @@ fn l4s_alpha_rises_faster_than_it_decays() {
 
 #[test]
 fn l4s_backoff_is_quartered_when_the_target_lags_the_acked_rate() {
-    let cfg = SenderConfig {
+    let cfg = V2Settings::of(&SenderConfig {
         ecn: EcnMode::L4s,
         ..SenderConfig::default()
-    };
+    });
     let backoff = |rate_acked: Bitrate| {
         let mut w = RefWindow::new(&cfg);
         let t0 = Instant::from_millis(1000);
@@ -135,7 +136,7 @@ fn l4s_backoff_is_quartered_when_the_target_lags_the_acked_rate() {
 
 #[test]
 fn growth_at_small_rtts_scales_with_the_rtt_not_its_square() {
-    let cfg = SenderConfig::default();
+    let cfg = V2Settings::of(&SenderConfig::default());
     let growth = |srtt_ms: u64| {
         let mut w = RefWindow::new(&cfg);
         w.max_bif = 1_000_000;
@@ -162,7 +163,7 @@ fn growth_at_small_rtts_scales_with_the_rtt_not_its_square() {
 /// Window change of one feedback at queue delay average `qavg_ms` and queue-delay
 /// steadiness `steadiness`, with `delay-convergence` on or off.
 fn delay_step(converge: bool, qavg_ms: u64, steadiness: f64) -> f64 {
-    let mut cfg = SenderConfig::default();
+    let mut cfg = V2Settings::of(&SenderConfig::default());
     cfg.improvements.delay_convergence = converge;
     let mut w = RefWindow::new(&cfg);
     let t0 = Instant::from_millis(1000);
@@ -207,10 +208,10 @@ fn delay_convergence_keeps_growing_while_the_queue_delay_varies() {
 
 #[test]
 fn delay_convergence_leaves_ecn_flows_alone() {
-    let mut cfg = SenderConfig {
+    let mut cfg = V2Settings::of(&SenderConfig {
         ecn: EcnMode::Classic,
         ..SenderConfig::default()
-    };
+    });
     cfg.improvements.delay_convergence = true;
     let mut w = RefWindow::new(&cfg);
     let t0 = Instant::from_millis(1000);
@@ -228,7 +229,7 @@ fn delay_convergence_leaves_ecn_flows_alone() {
 /// acknowledging 10 kB 100 ms after the last congestion event: returns the growth,
 /// with `outage-recovery` on or off, after a stall or not.
 fn regrowth(improved: bool, stalled: bool) -> f64 {
-    let mut cfg = SenderConfig::default();
+    let mut cfg = V2Settings::of(&SenderConfig::default());
     cfg.improvements.outage_recovery = improved;
     let mut w = RefWindow::new(&cfg);
     let t0 = Instant::from_millis(1000);
@@ -263,7 +264,7 @@ fn after_an_outage_the_window_regrows_by_what_is_acknowledged() {
 
 #[test]
 fn a_congestion_event_ends_the_regrowth() {
-    let mut cfg = SenderConfig::default();
+    let mut cfg = V2Settings::of(&SenderConfig::default());
     cfg.improvements.outage_recovery = true;
     let mut w = RefWindow::new(&cfg);
     let t0 = Instant::from_millis(1000);
