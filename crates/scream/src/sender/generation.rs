@@ -178,6 +178,22 @@ impl Generation {
         }
     }
 
+    /// When the generation's own timer falls due next (sender time), if it has one.
+    pub(crate) fn next_timeout(&self) -> Option<Instant> {
+        match self {
+            Self::V2(_) => None,
+        }
+    }
+
+    /// Runs the generation's own timers due at `now`; returns whether the streams'
+    /// targets are to be recomputed.
+    pub(crate) fn on_timeout(&mut self, _now: Instant) -> bool {
+        match self {
+            // V2 adjusts its rate on feedback and frames only.
+            Self::V2(_) => false,
+        }
+    }
+
     /// Media rate control: sets every stream's `target`.
     pub(crate) fn update_targets(&mut self, streams: &mut [Stream], input: &TargetInput) {
         match self {

@@ -462,10 +462,14 @@ impl Sender {
         }
     }
 
-    /// Runs timers that are due at `now`: RTP queue discards and the in-flight timeout.
+    /// Runs timers that are due at `now`: RTP queue discards, the in-flight timeout and
+    /// the generation's own.
     pub fn handle_timeout(&mut self, now: Instant) {
         let now = self.clock(now);
         self.check_queues(now);
+        if self.generation.on_timeout(now) && self.have_feedback {
+            self.update_targets(now);
+        }
         let next = self.next_packet();
         self.expire_in_flight(now, next);
     }
@@ -554,7 +558,7 @@ impl Sender {
                 let expiry = s.sent.oldest_in_flight().map(|t| t + timeout);
                 [discard, expiry]
             })
-            .chain(std::iter::once(self.stall_deadline()))
+            .chain([self.stall_deadline(), self.generation.next_timeout()])
             .flatten()
             .min()
             .map(|t| self.time.to_caller(t))
