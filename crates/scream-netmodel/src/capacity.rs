@@ -112,6 +112,23 @@ impl RateSchedule {
         })
     }
 
+    /// The schedule over `[0, span)` as `(start, rate)` rows with its loops unrolled,
+    /// so that it can be spliced into another schedule. `None` when that would take
+    /// more than `max_rows` rows.
+    pub fn unrolled(&mut self, span: u64, max_rows: usize) -> Option<Vec<(u64, Bitrate)>> {
+        let mut rows = Vec::new();
+        let mut t = 0;
+        while t < span {
+            if rows.len() >= max_rows {
+                return None;
+            }
+            let (i, _, end) = self.segment(t);
+            rows.push((t, Bitrate::from_bps(self.rates_bps[i])));
+            t = end;
+        }
+        Some(rows)
+    }
+
     /// The segment holding `t`: (index, absolute start, absolute end or u64::MAX).
     fn segment(&mut self, t: u64) -> (usize, u64, u64) {
         let (base, local) = match self.period {

@@ -106,10 +106,12 @@ fn build_capacity(
     default_mbps: f64,
     (seed, id): (u64, &str),
 ) -> Result<Capacity, SimError> {
-    if let Some(trace) = &l.trace {
-        if let Some(name) = trace.strip_prefix(SYNTHETIC_TRACE_PREFIX) {
-            return synthetic_capacity(s, key, name, seed, id);
-        }
+    let Some(trace) = &l.trace else {
+        return stepped_capacity(key, l, default_mbps);
+    };
+    let traced = if let Some(name) = trace.strip_prefix(SYNTHETIC_TRACE_PREFIX) {
+        synthetic_capacity(s, key, name, seed, id)?
+    } else {
         let path = resolve_path(trace, s.base_dir.as_deref());
         let spec = TableSpec {
             time_column: l.trace_time_column,
@@ -118,13 +120,84 @@ fn build_capacity(
             end: l.trace_end,
         };
         let (format, unit, packet) = (l.trace_format, l.trace_time_unit, l.mahimahi_packet_bytes);
-        return load_capacity_trace_with_time_unit(&path, format, &spec, unit, packet).map_err(
-            |e| SimError::LinkTrace {
+        load_capacity_trace_with_time_unit(&path, format, &spec, unit, packet).map_err(|e| {
+            SimError::LinkTrace {
                 key: format!("{key}.trace"),
                 source: e,
-            },
-        );
+            }
+        })?
+    };
+    match l.trace_window_s {
+        Some(window) => windowed_trace(key, l, default_mbps, traced, window),
+        None => Ok(traced),
     }
+}
+
+/// Most rows a trace spliced into a window may unroll to (a 1 Hz trace over a day is
+/// 86 400).
+const MAX_WINDOW_ROWS: usize = 10_000_000;
+
+/// The stepped capacity with `traced` in place of it during `[from, until)`.
+fn windowed_trace(
+    key: &str,
+    l: &LinkConfig,
+    default_mbps: f64,
+    traced: Capacity,
+    [from, until]: [f64; 2],
+) -> Result<Capacity, SimError> {
+    let err = |reason: String| SimError::Param {
+        key: format!("{key}.trace_window_s"),
+        reason,
+    };
+    let Capacity::Schedule(mut trace) = traced else {
+        return Err(err(
+            "needs a table or synthetic trace (a mahimahi trace is a packet schedule)".into(),
+        ));
+    };
+    let (from, until) = (secs(from).as_nanos(), secs(until).as_nanos());
+    let inside = trace
+        .unrolled(until - from, MAX_WINDOW_ROWS)
+        .ok_or_else(|| {
+            err(format!(
+                "the trace changes more than {MAX_WINDOW_ROWS} times in the window"
+            ))
+        })?;
+    let outside = step_rows(l, default_mbps);
+    if outside.iter().any(|(_, r)| !r.bps().is_finite()) {
+        return Err(err(
+            "the capacity outside the window must be finite (capacity_mbps = inf)".into(),
+        ));
+    }
+    let rate_at = |t: u64| {
+        outside
+            .iter()
+            .take_while(|(start, _)| *start <= t)
+            .last()
+            .map_or(Bitrate::ZERO, |(_, r)| *r)
+    };
+    let mut rows: Vec<(u64, Bitrate)> =
+        outside.iter().copied().filter(|(t, _)| *t < from).collect();
+    rows.extend(inside.into_iter().map(|(t, r)| (from + t, r)));
+    rows.push((until, rate_at(until)));
+    rows.extend(outside.iter().copied().filter(|(t, _)| *t > until));
+    RateSchedule::new(&rows, None)
+        .map(Capacity::Schedule)
+        .ok_or_else(|| err("no usable capacity".into()))
+}
+
+/// `capacity_mbps` then `capacity_steps`, as schedule rows (ns, rate).
+fn step_rows(l: &LinkConfig, default_mbps: f64) -> Vec<(u64, Bitrate)> {
+    let initial = l.capacity_mbps.unwrap_or(default_mbps);
+    let mut rows = vec![(0u64, rate(initial))];
+    rows.extend(
+        l.capacity_steps
+            .iter()
+            .map(|[from, mbps]| (secs(*from).as_nanos(), rate(*mbps))),
+    );
+    rows
+}
+
+fn stepped_capacity(key: &str, l: &LinkConfig, default_mbps: f64) -> Result<Capacity, SimError> {
     let initial = l.capacity_mbps.unwrap_or(default_mbps);
     if l.capacity_steps.is_empty() {
         return Ok(if initial.is_infinite() {
@@ -133,13 +206,7 @@ fn build_capacity(
             Capacity::Constant(rate(initial))
         });
     }
-    let mut rows = vec![(0u64, rate(initial))];
-    rows.extend(
-        l.capacity_steps
-            .iter()
-            .map(|[from, mbps]| (secs(*from).as_nanos(), rate(*mbps))),
-    );
-    RateSchedule::new(&rows, None)
+    RateSchedule::new(&step_rows(l, default_mbps), None)
         .map(Capacity::Schedule)
         .ok_or_else(|| SimError::Param {
             key: format!("{key}.capacity_steps"),

@@ -230,6 +230,7 @@ fn the_documentation_gives_every_range() {
         ("report_window_s", Some(0)),
         ("capacity_mbps", None),
         ("capacity_steps", Some(0)),
+        ("trace_window_s", Some(0)),
         ("trace_time_column", None),
         ("trace_rate_column", None),
         ("mahimahi_packet_bytes", None),

@@ -141,6 +141,13 @@ pub struct LinkConfig {
     /// `synthetic:<name>` for a generated trace; overrides the constant and steps.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<String>,
+    /// `[from_s, until_s]`: the trace gives the capacity only between these times,
+    /// starting from its own time 0 at `from_s` (and looping within the window if it is
+    /// shorter); before and after, `capacity_mbps` and `capacity_steps` apply. A 5G
+    /// trace in place of one interval of a step experiment. Table and synthetic traces
+    /// only. Default: the trace for the whole run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_window_s: Option<[f64; 2]>,
     /// Trace format. Default auto.
     pub trace_format: TraceFormat,
     /// Table traces: zero-based column of the time. Default 0.
@@ -192,6 +199,7 @@ impl Default for LinkConfig {
             capacity_mbps: None,
             capacity_steps: Vec::new(),
             trace: None,
+            trace_window_s: None,
             trace_format: TraceFormat::Auto,
             trace_time_column: 0,
             trace_time_unit: TimeUnit::S,

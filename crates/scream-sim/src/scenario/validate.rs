@@ -395,6 +395,17 @@ fn validate_link(key: &str, l: &LinkConfig) -> Check {
     if l.trace.as_deref().is_some_and(str::is_empty) {
         return fail(format!("{key}.trace"), "must name a file");
     }
+    if let Some([from, until]) = l.trace_window_s {
+        let k = format!("{key}.trace_window_s");
+        r::TIME_S.check(&format!("{k}[0]"), from)?;
+        r::TIME_S.check(&format!("{k}[1]"), until)?;
+        if until <= from {
+            return fail(k, "must be [from_s, until_s] with until_s > from_s");
+        }
+        if l.trace.is_none() {
+            return fail(k, "needs a trace to put in the window");
+        }
+    }
     let (time_col, rate_col) = (l.trace_time_column, l.trace_rate_column);
     check(key, "trace_time_column", r::TRACE_COLUMN, time_col as f64)?;
     check(key, "trace_rate_column", r::TRACE_COLUMN, rate_col as f64)?;
