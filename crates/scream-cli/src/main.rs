@@ -6,6 +6,7 @@ mod columns;
 mod eval;
 mod logs;
 mod manifest;
+mod params;
 mod progress;
 mod scenarios;
 mod sim;
@@ -28,6 +29,8 @@ enum Command {
     Scenarios(scenarios::ScenariosArgs),
     /// Run a fixed evaluation matrix and print its table (`scream eval v2`).
     Eval(eval::EvalArgs),
+    /// List the sender parameters per generation, with unit, default, range and source.
+    Params(params::ParamsArgs),
     /// Measure simulator speed (simulated seconds and packets per wall-clock second).
     Bench,
     /// RFC 8888 congestion control feedback tools.
@@ -40,6 +43,7 @@ fn main() {
         Command::Sim(args) => sim::main(&args),
         Command::Scenarios(args) => scenarios::main(&args),
         Command::Eval(args) => eval::main(&args),
+        Command::Params(args) => params::main(&args),
         Command::Bench => bench::main(),
         Command::Ccfb(args) => ccfb::main(args),
     };

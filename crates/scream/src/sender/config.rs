@@ -218,6 +218,18 @@ impl SenderConfig {
         all
     }
 
+    /// The parameters every generation shares (the first part of
+    /// [`SenderConfig::params`]).
+    pub fn shared_params() -> Vec<ParamInfo> {
+        Self::infos()
+    }
+
+    /// The parameters of the configured generation alone (the second part of
+    /// [`SenderConfig::params`]).
+    pub fn generation_params(&self) -> Vec<ParamInfo> {
+        self.generation.infos()
+    }
+
     /// The current value of parameter `name`, in the unit [`SenderConfig::set_param`]
     /// takes; `None` for an unknown name.
     pub fn get_param(&self, name: &str) -> Option<f64> {

@@ -16,7 +16,7 @@ use crate::units::Bitrate;
 pub struct ParamInfo {
     /// Name as [`super::SenderConfig::set_param`] takes it.
     pub name: &'static str,
-    /// First sentence of the parameter's documentation.
+    /// First sentence of the parameter's documentation (its lines joined by newlines).
     pub summary: &'static str,
     /// Unit of the number `set_param` takes: `s`, `bit/s`, `bytes` or `1` (a ratio or
     /// count).
@@ -191,10 +191,16 @@ pub(crate) fn mbps(v: f64) -> Bitrate {
     Bitrate::from_mbps(v)
 }
 
-/// The first sentence of a doc comment, for [`ParamInfo::summary`].
+/// The first sentence of a doc comment, for [`ParamInfo::summary`]: up to the first
+/// full stop followed by white space (the doc's lines are joined by newlines).
 pub(crate) fn first_sentence(doc: &'static str) -> &'static str {
     let doc = doc.trim_start();
-    match doc.find(". ") {
+    let end = doc
+        .char_indices()
+        .zip(doc.chars().skip(1))
+        .find(|((_, c), next)| *c == '.' && next.is_whitespace())
+        .map(|((i, _), _)| i);
+    match end {
         Some(i) => &doc[..=i],
         None => doc.trim_end(),
     }
