@@ -227,31 +227,13 @@ pub struct SentPacket {
     pub frame_index: u64,
 }
 
-/// Notifications for the application.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum Event {
-    /// The encoder of `stream` should now produce `bitrate`.
-    TargetBitrate {
-        /// Stream concerned.
-        stream: StreamId,
-        /// New target.
-        bitrate: Bitrate,
-    },
-    /// The RTP queue of `stream` was discarded because it grew too old; the encoder
-    /// should produce a key frame.
-    KeyFrameRequest {
-        /// Stream concerned.
-        stream: StreamId,
-    },
-}
-
 mod ack;
 mod cc_events;
 mod clock;
 mod config;
 mod delay;
 mod delivery;
+mod events;
 mod generation;
 mod improvements;
 mod in_flight;
@@ -271,6 +253,7 @@ use std::collections::VecDeque;
 pub use cc_events::{BackOffCause, CongestionEvent, CongestionEventKind, MAX_CC_EVENTS};
 pub use clock::{MAX_TIME_STEP, RTT_LEAP, TIME_JITTER_TOLERANCE};
 pub use config::{ConfigError, EcnMode, GENERATION_NAMES, GenerationConfig, SenderConfig};
+pub use events::Event;
 pub use improvements::{IMPROVEMENT_NAMES, Improvements};
 pub use params::ParamInfo;
 pub use stats::{GenerationStats, SenderStats, StreamStats, V2Stats};
@@ -278,6 +261,7 @@ pub use v2::V2Config;
 
 use clock::Clock;
 use delay::DelayEstimator;
+use events::push_event;
 use generation::Generation;
 use pacing::Pacer;
 use rate_meter::RateMeter;
@@ -579,20 +563,5 @@ impl Sender {
     /// Bytes sent and neither acknowledged nor declared lost.
     pub fn bytes_in_flight(&self) -> u64 {
         self.bytes_in_flight
-    }
-}
-
-/// Queues `event`, replacing a pending one of the same kind for the same stream, so the
-/// queue stays bounded when the application drains it late.
-fn push_event(events: &mut VecDeque<Event>, event: Event) {
-    let same = |e: &Event| match (e, &event) {
-        (Event::TargetBitrate { stream: a, .. }, Event::TargetBitrate { stream: b, .. })
-        | (Event::KeyFrameRequest { stream: a }, Event::KeyFrameRequest { stream: b }) => a == b,
-        _ => false,
-    };
-    if let Some(slot) = events.iter_mut().find(|e| same(e)) {
-        *slot = event;
-    } else {
-        events.push_back(event);
     }
 }
