@@ -161,7 +161,10 @@ fn each_generation_takes_only_its_own_parameters_and_the_shared_ones() {
     assert_eq!(d.draft00().unwrap().owd_target, Duration::from_millis(100));
     d.set_param("mss_bytes", 1200.0).unwrap();
     let e = d.set_param("qdelay_target", 0.1).unwrap_err();
-    assert!(e.reason.contains("unknown parameter of scream-draft00"), "{e}");
+    assert!(
+        e.reason.contains("unknown parameter of scream-draft00"),
+        "{e}"
+    );
     assert!(e.reason.contains("owd_target"), "{e}");
     let mut v = SenderConfig::default();
     assert!(v.draft00().is_none() && v.draft00_mut().is_none());
