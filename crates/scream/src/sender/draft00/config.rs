@@ -3,8 +3,9 @@
 //! draft-johansson-rmcat-scream-cc-00 (Johansson, Sarker, February 2014) gives its
 //! algorithm as pseudo code with a handful of named constants. Each field's `source`
 //! says where its default comes from: the draft (OWD target, loss back-off, frame-skip
-//! age, the RTP-queue history), RFC 6817 (LEDBAT, whose window law the draft adopts),
-//! or a choice of this implementation where the draft names a quantity without a value.
+//! age; values as the project's design notes give them, see the module documentation
+//! of `draft00`), RFC 6817 (LEDBAT, whose window law the draft adopts), or a choice of
+//! this implementation where no value could be taken from the draft.
 //! `docs/scream-draft00.md` lists those choices and why.
 
 use crate::sender::ConfigError;
@@ -23,12 +24,15 @@ declare_params! {
             owd_target: Duration = ms(80),
                 range incl(ms(1), secs(2)), source "draft-00 OWD target, 80 ms";
             /// Gain of the window increase below the OWD target (draft-00 `gainUp`):
-            /// at an empty queue the window grows by `gain_up` packets per RTT. The
-            /// draft names the gain without a value here verified; LEDBAT's is used.
+            /// at an empty queue a window's worth of acknowledgements grows the window
+            /// by `gain_up` packets. The draft's value could not be checked; LEDBAT's
+            /// is used.
             gain_up: f64 = 1.0,
                 range above(0.0, 100.0), source "RFC 6817 §2.4.2 GAIN (draft-00 gainUp)";
             /// Gain of the window decrease above the OWD target (draft-00 `gainDown`):
-            /// at twice the target the window shrinks by `gain_down` packets per RTT.
+            /// at twice the target a window's worth of acknowledgements shrinks the
+            /// window by `gain_down` packets. The draft's value could not be checked;
+            /// LEDBAT's is used.
             gain_down: f64 = 1.0,
                 range above(0.0, 100.0), source "RFC 6817 §2.4.2 GAIN (draft-00 gainDown)";
             /// Window scale factor on a loss (draft-00 loss back-off), applied at most
@@ -38,7 +42,7 @@ declare_params! {
                 range above(0.0, 1.0), source "draft-00 loss back-off, 0.8";
             /// How far bytes in flight may exceed the congestion window (draft-00
             /// window headroom): the send window is `cwnd_headroom · cwnd`. The draft's
-            /// value is not verified here; later revisions use 1.5 for the same purpose.
+            /// value could not be checked; later revisions use 1.5 for the same purpose.
             cwnd_headroom: f64 = 1.5,
                 range incl(1.0, 10.0), source "this implementation (later REF_WND_OVERHEAD 1.5)";
             /// Smallest congestion window, bytes; never below two full packets.

@@ -14,12 +14,18 @@
 //! - **Packet pacing**: at `pacing_headroom` times the window's rate (or the total
 //!   target, if higher).
 //!
+//! # Sources
+//!
+//! The text of the -00 revision could not be consulted when this was written (later
+//! revisions and RFC 8298 changed the algorithm, so they are no substitute). The
+//! draft's constants as the project's design notes give them are the defaults: OWD
+//! target 80 ms, loss back-off 0.8, frame skipping at an RTP-queue age of 100 ms (the
+//! draft's LTE simulations), an RTP-queue history of about five RTTs. Check them
+//! against the draft before quoting results as the draft's.
+//!
 //! # What the draft leaves open, and what is chosen here
 //!
-//! The constants the draft states (OWD target 80 ms, loss back-off 0.8, frame skipping
-//! at an RTP-queue age of 100 ms as in its LTE simulations, an RTP-queue history of
-//! about five RTTs) are the defaults. Where the draft names a quantity without a value
-//! that could be verified here, the choice is stated at the parameter
+//! Where no value could be taken from the draft, the choice is stated at the parameter
 //! ([`Draft00Config`]) and in `docs/scream-draft00.md`:
 //!
 //! - `gain_up` = `gain_down` = 1, LEDBAT's `GAIN`;
