@@ -93,7 +93,7 @@ impl Generation {
     pub(crate) fn new(cfg: &SenderConfig) -> Self {
         match &cfg.generation {
             GenerationConfig::V2(p) => Self::V2(V2::new(cfg, p)),
-            GenerationConfig::Draft00(p) => Self::Draft00(Draft00::new(p)),
+            GenerationConfig::Draft00(p) => Self::Draft00(Draft00::new(cfg, p)),
         }
     }
 

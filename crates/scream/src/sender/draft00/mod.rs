@@ -35,7 +35,8 @@
 //!   `scale_factor_min` (0.5) at the frame-skip age;
 //! - the window grows only up to one packet beyond the largest recent bytes in flight
 //!   (RFC 6817 `ALLOWED_INCREASE`), so an application-limited sender keeps its window;
-//! - CE counts as a loss (RFC 3168 §5), since the draft has no ECN reaction;
+//! - CE counts as a loss (RFC 3168 §5), since the draft has no ECN reaction; a sender
+//!   that sends Not-ECT ignores CE reports (the network cannot have marked them);
 //! - key frames are never skipped: without them the receiver cannot decode again;
 //! - the queue delay is the latest sample, the smoothed RTT and the base delay are the
 //!   chassis' (shared with every generation), and so are its RTP-queue discard, stall
@@ -48,6 +49,7 @@ pub(crate) mod window;
 pub use config::Draft00Config;
 
 use super::cc_events::BackOffCause;
+use super::config::{EcnMode, SenderConfig};
 use super::generation::{AckSummary, DelayParams, Measurements, TargetInput};
 use super::stats::Draft00Stats;
 use super::stream::Stream;
@@ -92,9 +94,10 @@ pub(crate) struct Draft00 {
 }
 
 impl Draft00 {
-    pub(crate) fn new(params: &Draft00Config) -> Self {
+    pub(crate) fn new(cfg: &SenderConfig, params: &Draft00Config) -> Self {
         Self {
-            window: window::Cwnd::new(params),
+            // CE can only mean congestion on packets sent ECN-capable.
+            window: window::Cwnd::new(params, cfg.ecn != EcnMode::None),
             cfg: params.clone(),
             streams: Vec::new(),
             srtt: super::delay::INITIAL_SRTT,

@@ -26,10 +26,12 @@ pub(crate) struct Cwnd {
     off_target: f64,
     /// The smallest window for the packet size of the moment.
     min_wnd: f64,
+    /// Whether CE marks count as congestion (the packets are sent ECN-capable).
+    react_to_ce: bool,
 }
 
 impl Cwnd {
-    pub(crate) fn new(cfg: &Draft00Config) -> Self {
+    pub(crate) fn new(cfg: &Draft00Config, react_to_ce: bool) -> Self {
         let min_wnd = f64::from(cfg.min_cwnd_bytes);
         Self {
             cwnd: f64::from(cfg.initial_cwnd_bytes).max(min_wnd),
@@ -39,6 +41,7 @@ impl Cwnd {
             bif_period_start: None,
             off_target: 0.0,
             min_wnd,
+            react_to_ce,
         }
     }
 
@@ -76,7 +79,7 @@ impl Cwnd {
 
         // Loss, and CE taken as loss (RFC 3168 §5): one back-off per smoothed RTT, since
         // the losses of one RTT are one congestion event.
-        let congested = ack.packets_lost > 0 || ack.packets_ce > 0;
+        let congested = ack.packets_lost > 0 || (self.react_to_ce && ack.packets_ce > 0);
         let rested = self
             .last_backoff
             .is_none_or(|t| now.saturating_duration_since(t) >= m.srtt);
@@ -168,7 +171,7 @@ mod tests {
     #[test]
     fn a_window_of_acks_at_an_empty_queue_adds_gain_up_packets() {
         let cfg = settings();
-        let mut w = Cwnd::new(&cfg);
+        let mut w = Cwnd::new(&cfg, true);
         w.on_sent(20_000);
         let before = w.cwnd;
         // Ten feedbacks acknowledging a tenth of the window each.
@@ -184,7 +187,7 @@ mod tests {
     #[test]
     fn the_window_does_not_grow_past_the_flight_plus_one_packet() {
         let cfg = settings();
-        let mut w = Cwnd::new(&cfg);
+        let mut w = Cwnd::new(&cfg, true);
         w.on_sent(2000);
         for i in 0..100 {
             w.on_feedback(&cfg, &acked(2000), &measurements(1000 + i, 0, 2000));
@@ -199,7 +202,7 @@ mod tests {
     #[test]
     fn at_twice_the_target_a_window_of_acks_removes_gain_down_packets() {
         let cfg = settings();
-        let mut w = Cwnd::new(&cfg);
+        let mut w = Cwnd::new(&cfg, true);
         let before = w.cwnd;
         for i in 0..10 {
             let chunk = (before / 10.0) as u64;
@@ -212,7 +215,7 @@ mod tests {
     #[test]
     fn loss_backs_off_once_per_srtt_and_never_below_two_packets() {
         let cfg = settings();
-        let mut w = Cwnd::new(&cfg);
+        let mut w = Cwnd::new(&cfg, true);
         let lost = AckSummary {
             packets_lost: 1,
             ..AckSummary::default()
@@ -228,5 +231,24 @@ mod tests {
             w.on_feedback(&cfg, &lost, &measurements(2000 + 50 * i, 0, 0));
         }
         assert_eq!(w.cwnd_bytes(), 3000);
+    }
+
+    #[test]
+    fn ce_is_a_loss_only_for_a_sender_that_asked_for_ecn() {
+        let cfg = settings();
+        let marked = AckSummary {
+            bytes_acked: 1000,
+            packets_acked: 1,
+            packets_ce: 1,
+            ..AckSummary::default()
+        };
+        let mut w = Cwnd::new(&cfg, true);
+        let r = w.on_feedback(&cfg, &marked, &measurements(1000, 0, 0));
+        assert_eq!(r, Some((BackOffCause::Ce, 10_000, 8000)));
+        let mut w = Cwnd::new(&cfg, false);
+        assert_eq!(
+            w.on_feedback(&cfg, &marked, &measurements(1000, 0, 0)),
+            None
+        );
     }
 }
