@@ -37,8 +37,8 @@ declare_params! {
                 range above(0.0, 100.0), source "RFC 6817 §2.4.2 GAIN (draft-00 gainDown)";
             /// Window scale factor on a loss (draft-00 loss back-off), applied at most
             /// once per smoothed RTT; 1 ignores loss. When the packets are sent
-            /// ECN-capable a CE mark counts as a loss (RFC 3168 §5): the draft has no
-            /// ECN reaction of its own.
+            /// ECN-capable a CE mark counts as a loss (RFC 3168 §5): no ECN reaction
+            /// of the draft's own is known here.
             beta_loss: f64 = 0.8,
                 range above(0.0, 1.0), source "draft-00 loss back-off, 0.8";
             /// How far bytes in flight may exceed the congestion window (draft-00

@@ -35,8 +35,8 @@
 //!   `scale_factor_min` (0.5) at the frame-skip age;
 //! - the window grows only up to one packet beyond the largest recent bytes in flight
 //!   (RFC 6817 `ALLOWED_INCREASE`), so an application-limited sender keeps its window;
-//! - CE counts as a loss (RFC 3168 §5), since the draft has no ECN reaction; a sender
-//!   that sends Not-ECT ignores CE reports (the network cannot have marked them);
+//! - CE counts as a loss (RFC 3168 §5), as no ECN reaction of the draft's own is known
+//!   here; a sender that sends Not-ECT ignores CE reports (no network marks them);
 //! - key frames are never skipped: without them the receiver cannot decode again;
 //! - the queue delay is the latest sample, the smoothed RTT and the base delay are the
 //!   chassis' (shared with every generation), and so are its RTP-queue discard, stall
