@@ -467,7 +467,9 @@ impl Parts {
                     Endpoint::Sink(Sink),
                 )
             }
-            Algorithm::ScreamV2 => {
+            // A SCReAM sender of the generation the algorithm names (its
+            // configuration came from `SenderConfig::for_generation` above).
+            Algorithm::ScreamV2 | Algorithm::ScreamDraft00 => {
                 let sender_err = |source| SimError::Sender {
                     key: key.clone(),
                     source,

@@ -95,7 +95,8 @@ pub struct FrameCounts {
     pub delivered: u64,
     /// Frames with a packet dropped or lost in the network.
     pub lost: u64,
-    /// Frames the sender discarded before sending them whole (RTP-queue discard).
+    /// Frames the sender discarded before sending them whole (RTP-queue discard, or
+    /// skipped before they were queued: `scream-draft00` frame skipping).
     pub discarded: u64,
     /// Frames still on their way when the run ended.
     pub unfinished: u64,

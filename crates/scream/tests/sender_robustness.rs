@@ -37,8 +37,8 @@ struct Loop {
 }
 
 impl Loop {
-    fn new() -> Self {
-        let mut sender = Sender::new(SenderConfig::default()).expect("valid");
+    fn new(config: SenderConfig) -> Self {
+        let mut sender = Sender::new(config).expect("valid");
         let stream = sender.add_stream(stream(7, 1.0)).expect("valid");
         Self {
             sender,
@@ -113,79 +113,110 @@ fn feedback(t: Instant, packets: &[(Instant, u32, u16)]) -> Feedback {
 /// 1 Mbit/s in 1012-byte packets (1000 payload + 12 header) is ~125 packets/s.
 const PACKETS_PER_SECOND: u64 = 125;
 
+/// Every generation's default configuration, with its name.
+fn generations() -> impl Iterator<Item = (&'static str, SenderConfig)> {
+    scream::sender::GENERATION_NAMES.iter().map(|name| {
+        let config = SenderConfig::for_generation(name).expect("a known generation");
+        (*name, config)
+    })
+}
+
 #[test]
 fn a_far_future_now_does_not_wedge_the_sender() {
-    let mut l = Loop::new();
-    assert!(l.run(Duration::from_secs(2), |t| t) > PACKETS_PER_SECOND);
-    let now = l.t + Duration::from_secs(24 * 3600);
-    l.sender.handle_timeout(now);
-    // Normal time resumes at once.
-    let first = l.run(Duration::from_secs(1), |t| t);
-    let later = l.run(Duration::from_secs(10), |t| t);
-    assert!(first > 0, "nothing sent in the second after the jump");
-    assert!(
-        later >= 9 * PACKETS_PER_SECOND,
-        "only {later} packets in 10 s after the jump"
-    );
-    assert!(l.queue_bytes() < 50_000, "RTP queue {} B", l.queue_bytes());
+    for (name, config) in generations() {
+        let mut l = Loop::new(config);
+        assert!(l.run(Duration::from_secs(2), |t| t) > PACKETS_PER_SECOND);
+        let now = l.t + Duration::from_secs(24 * 3600);
+        l.sender.handle_timeout(now);
+        // Normal time resumes at once.
+        let first = l.run(Duration::from_secs(1), |t| t);
+        let later = l.run(Duration::from_secs(10), |t| t);
+        assert!(
+            first > 0,
+            "{name}: nothing sent in the second after the jump"
+        );
+        assert!(
+            later >= 9 * PACKETS_PER_SECOND,
+            "{name}: only {later} packets in 10 s after the jump"
+        );
+        assert!(
+            l.queue_bytes() < 50_000,
+            "{name}: RTP queue {} B",
+            l.queue_bytes()
+        );
+    }
 }
 
 #[test]
 fn time_going_back_an_hour_does_not_stall_the_sender() {
-    let mut l = Loop::new();
-    l.run(Duration::from_secs(2), |t| t);
-    let back = Duration::from_secs(3600);
-    let first = l.run(Duration::from_secs(1), |t| t - back);
-    let later = l.run(Duration::from_secs(10), |t| t - back);
-    assert!(first > 0, "nothing sent in the second after the step");
-    assert!(
-        later >= 9 * PACKETS_PER_SECOND,
-        "only {later} packets in 10 s after the step"
-    );
-    assert!(l.queue_bytes() < 50_000, "RTP queue {} B", l.queue_bytes());
-    // The instants the sender asks for are on the caller's (new) clock.
-    let now = l.t - back;
-    l.sender
-        .on_media_frame(now, l.stream, MediaFrame::new(20_000));
-    let mut at = None;
-    while at.is_none() {
-        match l.sender.poll_transmit(now) {
-            Transmit::Now(_) => {}
-            Transmit::At(t) => at = Some(t),
-            Transmit::Idle => panic!("a 20 kB frame fits neither pacing nor window?"),
+    for (name, config) in generations() {
+        let mut l = Loop::new(config);
+        l.run(Duration::from_secs(2), |t| t);
+        let back = Duration::from_secs(3600);
+        let first = l.run(Duration::from_secs(1), |t| t - back);
+        let later = l.run(Duration::from_secs(10), |t| t - back);
+        assert!(
+            first > 0,
+            "{name}: nothing sent in the second after the step"
+        );
+        assert!(
+            later >= 9 * PACKETS_PER_SECOND,
+            "{name}: only {later} packets in 10 s after the step"
+        );
+        assert!(
+            l.queue_bytes() < 50_000,
+            "{name}: RTP queue {} B",
+            l.queue_bytes()
+        );
+        // The instants the sender asks for are on the caller's (new) clock.
+        let now = l.t - back;
+        l.sender
+            .on_media_frame(now, l.stream, MediaFrame::new(20_000));
+        let mut at = None;
+        while at.is_none() {
+            match l.sender.poll_transmit(now) {
+                Transmit::Now(_) => {}
+                Transmit::At(t) => at = Some(t),
+                Transmit::Idle => panic!("{name}: a 20 kB frame fits neither pacing nor window?"),
+            }
         }
+        let at = at.expect("set above");
+        assert!(
+            at > now && at < now + Duration::from_millis(100),
+            "{name}: pacing asks for {at:?} at {now:?}"
+        );
+        let timeout = l.sender.poll_timeout().expect("packets in flight");
+        assert!(
+            timeout < now + Duration::from_secs(2),
+            "{name}: timer at {timeout:?} at {now:?}"
+        );
     }
-    let at = at.expect("set above");
-    assert!(
-        at > now && at < now + Duration::from_millis(100),
-        "pacing asks for {at:?} at {now:?}"
-    );
-    let timeout = l.sender.poll_timeout().expect("packets in flight");
-    assert!(
-        timeout < now + Duration::from_secs(2),
-        "timer at {timeout:?} at {now:?}"
-    );
 }
 
 #[test]
 fn a_single_far_past_or_jittery_now_costs_nothing() {
-    let mut l = Loop::new();
-    l.run(Duration::from_secs(2), |t| t);
-    let before = l.sender.stats();
-    // One stray zero, then normal time; then a caller whose time stamps jitter back
-    // by up to the tolerance.
-    l.sender.handle_timeout(Instant::ZERO);
-    let sent = l.run(Duration::from_secs(2), |t| {
-        if t.as_nanos() % 3_000_000 == 0 {
-            t - TIME_JITTER_TOLERANCE
-        } else {
-            t
-        }
-    });
-    let after = l.sender.stats();
-    assert!(sent >= 2 * PACKETS_PER_SECOND - 5, "{sent} packets in 2 s");
-    assert_eq!(after.packets_lost, before.packets_lost);
-    assert_eq!(after.streams[0].queue_discards, 0);
+    for (name, config) in generations() {
+        let mut l = Loop::new(config);
+        l.run(Duration::from_secs(2), |t| t);
+        let before = l.sender.stats();
+        // One stray zero, then normal time; then a caller whose time stamps jitter
+        // back by up to the tolerance.
+        l.sender.handle_timeout(Instant::ZERO);
+        let sent = l.run(Duration::from_secs(2), |t| {
+            if t.as_nanos() % 3_000_000 == 0 {
+                t - TIME_JITTER_TOLERANCE
+            } else {
+                t
+            }
+        });
+        let after = l.sender.stats();
+        assert!(
+            sent >= 2 * PACKETS_PER_SECOND - 5,
+            "{name}: {sent} packets in 2 s"
+        );
+        assert_eq!(after.packets_lost, before.packets_lost, "{name}");
+        assert_eq!(after.streams[0].queue_discards, 0, "{name}");
+    }
 }
 
 #[test]
@@ -305,31 +336,33 @@ fn every_parameter_rejects_absurd_values() {
 
 #[test]
 fn absurd_frame_sizes_and_bitrates_neither_panic_nor_stall() {
-    let mut sender = Sender::new(SenderConfig::default()).expect("valid");
-    let id = sender
-        .add_stream(StreamConfig {
-            ssrc: 1,
-            min_bitrate: Bitrate::from_bps(1.0),
-            start_bitrate: Bitrate::from_bps(1.0),
-            max_bitrate: Bitrate::from_bps(1e11),
-            priority: 1.0,
-        })
-        .expect("valid");
-    let mut now = START;
-    for size in [0, 1, u32::MAX, u32::MAX, 7] {
-        sender.on_media_frame(now, id, MediaFrame::new(size));
-        let mut sent = 0;
-        while let Transmit::Now(_) = sender.poll_transmit(now) {
-            sent += 1;
+    for (name, config) in generations() {
+        let mut sender = Sender::new(config).expect("valid");
+        let id = sender
+            .add_stream(StreamConfig {
+                ssrc: 1,
+                min_bitrate: Bitrate::from_bps(1.0),
+                start_bitrate: Bitrate::from_bps(1.0),
+                max_bitrate: Bitrate::from_bps(1e11),
+                priority: 1.0,
+            })
+            .expect("valid");
+        let mut now = START;
+        for size in [0, 1, u32::MAX, u32::MAX, 7] {
+            sender.on_media_frame(now, id, MediaFrame::new(size));
+            let mut sent = 0;
+            while let Transmit::Now(_) = sender.poll_transmit(now) {
+                sent += 1;
+            }
+            assert!(sent <= 100, "{name}: {sent} packets at once");
+            now += Duration::from_millis(300);
         }
-        assert!(sent <= 100, "{sent} packets at once");
-        now += Duration::from_millis(300);
+        let s = sender.stats();
+        assert!(s.pacing_rate.bps().is_finite(), "{name}");
+        assert!(
+            s.streams[0].rtp_queue_delay <= Duration::from_secs(2),
+            "{name}: {:?}",
+            s.streams[0].rtp_queue_delay
+        );
     }
-    let s = sender.stats();
-    assert!(s.pacing_rate.bps().is_finite());
-    assert!(
-        s.streams[0].rtp_queue_delay <= Duration::from_secs(2),
-        "{:?}",
-        s.streams[0].rtp_queue_delay
-    );
 }

@@ -40,6 +40,11 @@ impl FrameClock {
         self.next
     }
 
+    /// Frames produced so far.
+    pub(crate) fn produced(&self) -> u64 {
+        self.produced
+    }
+
     /// The next frame was produced.
     pub(crate) fn tick(&mut self) {
         self.produced += 1;

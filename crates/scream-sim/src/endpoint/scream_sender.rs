@@ -55,12 +55,21 @@ impl ScreamSender {
     pub(crate) fn handle_timeout(&mut self, now: Instant, metrics: &mut [StreamMetrics]) {
         for (id, s) in &mut self.streams {
             while s.clock.next().is_some_and(|t| t <= now) {
+                // The sender numbers a stream's frames in the order they come, as the
+                // clock counts them.
+                let index = s.clock.produced();
                 s.clock.tick();
                 let frame = s.source.next_frame();
                 if let Some(m) = metrics.get_mut(s.global as usize) {
                     m.on_frame(frame.size_bytes);
                 }
+                let skipped = self.sender.frames_skipped(*id);
                 self.sender.on_media_frame(now, *id, frame);
+                if self.sender.frames_skipped(*id) > skipped {
+                    if let Some(m) = metrics.get_mut(s.global as usize) {
+                        m.on_skipped(index);
+                    }
+                }
             }
         }
         if self.sender.poll_timeout().is_some_and(|t| t <= now) {

@@ -1,5 +1,6 @@
 //! Following each media frame from the encoder to the receiver, so that every frame is
-//! counted: delivered (with its delay), lost on the way, or discarded by the sender.
+//! counted: delivered (with its delay), lost on the way, or discarded by the sender
+//! (from its RTP queue, or skipped before it was queued).
 
 use std::collections::VecDeque;
 
@@ -15,6 +16,8 @@ struct Open {
     resolved: u32,
     marker_sent: bool,
     lost: bool,
+    /// The sender skipped it: it never entered the RTP queue.
+    skipped: bool,
     last_arrival: Instant,
 }
 
@@ -31,8 +34,11 @@ pub struct FrameTracker {
     pub delivered: u64,
     /// Frames with at least one packet dropped or lost in the network.
     pub lost: u64,
-    /// Frames the sender never sent completely (RTP-queue discard).
+    /// Frames the sender never sent completely (RTP-queue discard, or skipped).
     pub discarded: u64,
+    /// Of the discarded frames, those the sender skipped instead of queueing them
+    /// (frame skipping, `scream-draft00`).
+    pub skipped: u64,
 }
 
 /// Frames held open at most: a stream whose frames never resolve (a dead path) closes
@@ -57,6 +63,7 @@ impl FrameTracker {
                 resolved: 0,
                 marker_sent: skipped,
                 lost: skipped,
+                skipped: false,
                 last_arrival: Instant::ZERO,
             });
         }
@@ -86,6 +93,16 @@ impl FrameTracker {
                 f.lost = true;
                 f.enqueued_at = Instant::MAX;
             }
+        }
+        self.settle();
+    }
+
+    /// The sender skipped `frame`: it was never queued and will never be sent.
+    pub fn on_skipped(&mut self, frame: u64) {
+        if let Some(f) = self.slot(frame, Instant::MAX) {
+            f.enqueued_at = Instant::MAX;
+            f.marker_sent = true;
+            f.skipped = true;
         }
         self.settle();
     }
@@ -129,6 +146,7 @@ impl FrameTracker {
             self.base += 1;
             if f.enqueued_at == Instant::MAX {
                 self.discarded += 1;
+                self.skipped += u64::from(f.skipped);
             } else if f.lost {
                 self.lost += 1;
             } else {
@@ -175,6 +193,22 @@ mod tests {
         f.on_received(0, t(40));
         assert_eq!((f.delivered, f.lost), (0, 1));
         assert_eq!(f.delay.count(), 0);
+    }
+
+    #[test]
+    fn a_skipped_frame_counts_as_discarded_at_once_and_never_as_lost() {
+        let mut f = FrameTracker::default();
+        f.on_sent(0, t(0), true);
+        f.on_skipped(1);
+        f.on_received(0, t(30));
+        assert_eq!((f.delivered, f.lost, f.discarded, f.skipped), (1, 0, 1, 1));
+        // The last frame of a run, skipped: settled without a later frame.
+        f.on_skipped(2);
+        assert_eq!((f.discarded, f.skipped, f.in_flight()), (2, 2, 0));
+        // A frame the sender numbered but never sent, with no word of skipping.
+        f.on_sent(4, t(80), true);
+        f.on_received(4, t(100));
+        assert_eq!((f.delivered, f.lost, f.discarded, f.skipped), (2, 0, 3, 2));
     }
 
     #[test]

@@ -71,6 +71,11 @@ impl StreamMetrics {
         }
     }
 
+    /// The sender skipped `frame` instead of queueing it.
+    pub fn on_skipped(&mut self, frame: u64) {
+        self.frames.on_skipped(frame);
+    }
+
     /// The source produced a frame of `bytes`.
     pub fn on_frame(&mut self, bytes: u32) {
         self.period.frame_bytes += u64::from(bytes);

@@ -258,6 +258,10 @@ pub enum Algorithm {
     /// SCReAM V2 (the `scream` crate's sender and receiver).
     #[default]
     ScreamV2,
+    /// The 2014 SCReAM of draft-johansson-rmcat-scream-cc-00 (the `scream` crate's
+    /// `scream-draft00` sender generation and the same receiver).
+    #[serde(rename = "scream-draft00")]
+    ScreamDraft00,
     /// No congestion control: packets of `mss_bytes` plus the RTP header, evenly paced
     /// at each stream's start bitrate; no feedback, no frames. A calibration and
     /// cross-traffic source. `fixed-rate` is an older name for it.
@@ -270,6 +274,7 @@ impl Algorithm {
     pub fn name(self) -> &'static str {
         match self {
             Self::ScreamV2 => "scream-v2",
+            Self::ScreamDraft00 => "scream-draft00",
             Self::Cbr => "cbr",
         }
     }

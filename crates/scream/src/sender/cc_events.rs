@@ -27,7 +27,8 @@ pub const MAX_CC_EVENTS: usize = 1 << 16;
 pub enum BackOffCause {
     /// Packets were reported lost (window × `beta_loss`).
     Loss,
-    /// Classic ECN: packets came back CE-marked (window × `beta_ecn`).
+    /// Classic ECN: packets came back CE-marked (window × `beta_ecn`; `scream-draft00`:
+    /// × `beta_loss`, CE counting as a loss).
     Ce,
     /// L4S: back-off in proportion to the averaged CE fraction `l4s_alpha`.
     L4s,

@@ -5,6 +5,7 @@
 //! and source; draft sections are named by title because their numbers shift between
 //! revisions.
 
+use super::draft00::Draft00Config;
 use super::params::{self, ParamInfo, declare_params};
 use super::v2::V2Config;
 use crate::time::Duration;
@@ -47,7 +48,8 @@ declare_params! {
             /// ECN mode. Default [`EcnMode::None`] (delay and loss only).
             ecn: EcnMode = EcnMode::None;
             /// Opt-in improvements over the faithful algorithm. Default: none.
-            /// `delay-convergence` and `l4s-pacing` act on SCReAM V2 only.
+            /// `delay-convergence` and `l4s-pacing` act on SCReAM V2 only;
+            /// `outage-recovery` shrinks only SCReAM V2's window.
             improvements: super::Improvements = super::Improvements::default();
         }
         params {
@@ -116,6 +118,9 @@ declare_params! {
 pub enum GenerationConfig {
     /// SCReAM V2 (draft-ietf-ccwg-rfc8298bis-screamv2), the default.
     V2(V2Config),
+    /// The 2014 SCReAM of draft-johansson-rmcat-scream-cc-00, for historical
+    /// comparison (`scream-draft00`).
+    Draft00(Draft00Config),
 }
 
 impl Default for GenerationConfig {
@@ -125,43 +130,49 @@ impl Default for GenerationConfig {
 }
 
 /// Names of the generations, as [`SenderConfig::for_generation`] takes them.
-pub const GENERATION_NAMES: &[&str] = &["scream-v2"];
+pub const GENERATION_NAMES: &[&str] = &["scream-v2", "scream-draft00"];
 
 impl GenerationConfig {
     /// The generation's name (`scream-v2`, ...), as in [`GENERATION_NAMES`].
     pub fn name(&self) -> &'static str {
         match self {
             Self::V2(_) => "scream-v2",
+            Self::Draft00(_) => "scream-draft00",
         }
     }
 
     fn param_names(&self) -> &'static [&'static str] {
         match self {
             Self::V2(_) => V2Config::PARAM_NAMES,
+            Self::Draft00(_) => Draft00Config::PARAM_NAMES,
         }
     }
 
     fn infos(&self) -> Vec<ParamInfo> {
         match self {
             Self::V2(_) => V2Config::infos(),
+            Self::Draft00(_) => Draft00Config::infos(),
         }
     }
 
     fn validate(&self) -> Result<(), ConfigError> {
         match self {
             Self::V2(c) => c.validate(),
+            Self::Draft00(c) => c.validate(),
         }
     }
 
     fn set_value(&mut self, name: &str, v: f64) -> Option<Result<(), ConfigError>> {
         match self {
             Self::V2(c) => c.set_value(name, v),
+            Self::Draft00(c) => c.set_value(name, v),
         }
     }
 
     fn value(&self, name: &str) -> Option<f64> {
         match self {
             Self::V2(c) => c.value(name),
+            Self::Draft00(c) => c.value(name),
         }
     }
 }
@@ -172,6 +183,7 @@ impl SenderConfig {
     pub fn for_generation(name: &str) -> Option<Self> {
         let generation = match name {
             "scream-v2" => GenerationConfig::V2(V2Config::default()),
+            "scream-draft00" => GenerationConfig::Draft00(Draft00Config::default()),
             _ => return None,
         };
         Some(Self {
@@ -184,6 +196,7 @@ impl SenderConfig {
     pub fn v2(&self) -> Option<&V2Config> {
         match &self.generation {
             GenerationConfig::V2(c) => Some(c),
+            _ => None,
         }
     }
 
@@ -191,6 +204,23 @@ impl SenderConfig {
     pub fn v2_mut(&mut self) -> Option<&mut V2Config> {
         match &mut self.generation {
             GenerationConfig::V2(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The draft-00 parameters, if the sender runs `scream-draft00`.
+    pub fn draft00(&self) -> Option<&Draft00Config> {
+        match &self.generation {
+            GenerationConfig::Draft00(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The draft-00 parameters for changing them, if the sender runs `scream-draft00`.
+    pub fn draft00_mut(&mut self) -> Option<&mut Draft00Config> {
+        match &mut self.generation {
+            GenerationConfig::Draft00(c) => Some(c),
+            _ => None,
         }
     }
 

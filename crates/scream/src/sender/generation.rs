@@ -7,8 +7,10 @@
 //! Variants are siblings; the sender dispatches by `match`, never through a trait
 //! object, so the per-packet path stays monomorphic.
 
+use super::MediaFrame;
 use super::cc_events::BackOffCause;
 use super::config::{GenerationConfig, SenderConfig};
+use super::draft00::{self, Draft00};
 use super::stream::Stream;
 use super::v2::{self, V2};
 use crate::time::{Duration, Instant};
@@ -76,15 +78,22 @@ pub(crate) struct DelayParams {
 
 /// The generation-specific congestion and rate control of a sender.
 #[derive(Debug, Clone)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one per sender, built once and never moved; boxing V2 would add an indirection to every packet"
+)]
 pub(crate) enum Generation {
     /// SCReAM V2.
     V2(V2),
+    /// The 2014 draft-00 SCReAM.
+    Draft00(Draft00),
 }
 
 impl Generation {
     pub(crate) fn new(cfg: &SenderConfig) -> Self {
         match &cfg.generation {
             GenerationConfig::V2(p) => Self::V2(V2::new(cfg, p)),
+            GenerationConfig::Draft00(p) => Self::Draft00(Draft00::new(cfg, p)),
         }
     }
 
@@ -92,6 +101,23 @@ impl Generation {
     pub(crate) fn on_stream_added(&mut self) {
         match self {
             Self::V2(g) => g.streams.push(v2::streams::V2Stream::default()),
+            Self::Draft00(g) => g.streams.push(draft00::Draft00Stream::default()),
+        }
+    }
+
+    /// Whether `frame`, arriving at `now` for stream `idx` whose RTP queue is
+    /// `queue_delay` old, enters the queue; a refused frame is skipped (draft-00 frame
+    /// skipping). Called before the frame is queued.
+    pub(crate) fn admit_frame(
+        &mut self,
+        idx: usize,
+        frame: MediaFrame,
+        queue_delay: Duration,
+        now: Instant,
+    ) -> bool {
+        match self {
+            Self::V2(_) => true,
+            Self::Draft00(g) => g.admit_frame(idx, frame, queue_delay, now),
         }
     }
 
@@ -110,6 +136,8 @@ impl Generation {
                     s.on_frame(stream, size_bytes, queue_delay);
                 }
             }
+            // Draft-00 looks at the RTP queue in `admit_frame` only.
+            Self::Draft00(_) => {}
         }
     }
 
@@ -121,6 +149,7 @@ impl Generation {
                     s.on_discard();
                 }
             }
+            Self::Draft00(g) => g.on_discard(idx),
         }
     }
 
@@ -132,6 +161,7 @@ impl Generation {
                 qdelay_avg_g: g.cfg.qdelay_avg_g,
                 interval: g.cfg.virtual_rtt.min(srtt),
             },
+            Self::Draft00(g) => g.delay_params(srtt),
         }
     }
 
@@ -144,6 +174,7 @@ impl Generation {
     ) -> Option<(BackOffCause, u64, u64)> {
         match self {
             Self::V2(g) => g.on_feedback(ack, m),
+            Self::Draft00(g) => g.on_feedback(ack, m),
         }
     }
 
@@ -154,6 +185,8 @@ impl Generation {
     pub(crate) fn on_stall(&mut self, in_a_row: u32) -> Option<(u64, u64)> {
         match self {
             Self::V2(g) => g.window.on_stall(in_a_row),
+            // Draft-00 has no reaction of its own to a stall.
+            Self::Draft00(_) => None,
         }
     }
 
@@ -161,13 +194,15 @@ impl Generation {
     pub(crate) fn on_sent(&mut self, bytes_in_flight: u64) {
         match self {
             Self::V2(g) => g.window.on_sent(bytes_in_flight),
+            Self::Draft00(g) => g.window.on_sent(bytes_in_flight),
         }
     }
 
-    /// Congestion window, bytes (V2: the reference window).
+    /// Congestion window, bytes (V2: the reference window; draft-00: `cwnd`).
     pub(crate) fn window_bytes(&self) -> u64 {
         match self {
             Self::V2(g) => g.window.ref_wnd_bytes(),
+            Self::Draft00(g) => g.window.cwnd_bytes(),
         }
     }
 
@@ -175,13 +210,14 @@ impl Generation {
     pub(crate) fn send_limit_bytes(&self, steadiness: f64, mss: u64) -> u64 {
         match self {
             Self::V2(g) => g.send_limit_bytes(steadiness, mss),
+            Self::Draft00(g) => g.window.send_limit_bytes(&g.cfg),
         }
     }
 
     /// When the generation's own timer falls due next (sender time), if it has one.
     pub(crate) fn next_timeout(&self) -> Option<Instant> {
         match self {
-            Self::V2(_) => None,
+            Self::V2(_) | Self::Draft00(_) => None,
         }
     }
 
@@ -189,8 +225,8 @@ impl Generation {
     /// targets are to be recomputed.
     pub(crate) fn on_timeout(&mut self, _now: Instant) -> bool {
         match self {
-            // V2 adjusts its rate on feedback and frames only.
-            Self::V2(_) => false,
+            // Both adjust their rates on feedback and frames only.
+            Self::V2(_) | Self::Draft00(_) => false,
         }
     }
 
@@ -198,6 +234,7 @@ impl Generation {
     pub(crate) fn update_targets(&mut self, streams: &mut [Stream], input: &TargetInput) {
         match self {
             Self::V2(g) => g.update_targets(streams, input),
+            Self::Draft00(g) => g.update_targets(streams, input),
         }
     }
 
@@ -210,6 +247,7 @@ impl Generation {
     ) -> Bitrate {
         match self {
             Self::V2(g) => g.pacing_rate(streams, media_rate, delivery_peak),
+            Self::Draft00(g) => g.pacing_rate(streams),
         }
     }
 
@@ -217,6 +255,8 @@ impl Generation {
     pub(crate) fn app_limited(&self) -> bool {
         match self {
             Self::V2(g) => g.window.app_limited(),
+            // Draft-00 follows every RTT sample alike.
+            Self::Draft00(_) => false,
         }
     }
 
@@ -224,6 +264,7 @@ impl Generation {
     pub(crate) fn l4s_alpha(&self) -> f64 {
         match self {
             Self::V2(g) => g.window.l4s_alpha(),
+            Self::Draft00(_) => 0.0,
         }
     }
 
@@ -233,6 +274,7 @@ impl Generation {
             Self::V2(g) => super::GenerationStats::V2(super::stats::V2Stats {
                 window_headroom: v2::window::headroom(&g.cfg, steadiness),
             }),
+            Self::Draft00(g) => super::GenerationStats::Draft00(g.stats()),
         }
     }
 }

@@ -30,11 +30,18 @@
 //! and their RTP queues (`rtp_queue`), the sent-packet bookkeeping and loss detection
 //! (`in_flight`), delay estimation (`delay`), the pacer's spacing (`pacing`) and the
 //! stream scheduler (`scheduler`). The generation it runs ([`GenerationConfig`]) owns
-//! the congestion window law, the media rate control, the pacing rate and its own
-//! per-stream state (`generation`, with one folder per generation: `v2/`). The
-//! configuration is split the same way: shared parameters in [`SenderConfig`], the
-//! generation's in [`V2Config`]; each is declared once with its unit, default, range
-//! and source ([`SenderConfig::params`]).
+//! the congestion window law, the media rate control, the pacing rate, whether a frame
+//! is admitted to the RTP queue, and its own per-stream state (`generation`, with one
+//! folder per generation: `v2/`, `draft00/`). The configuration is split the same way:
+//! shared parameters in [`SenderConfig`], the generation's in [`V2Config`] or
+//! [`Draft00Config`]; each is declared once with its unit, default, range and source
+//! ([`SenderConfig::params`]).
+//!
+//! `scream-draft00` ([`GenerationConfig::Draft00`]) runs the early SCReAM of
+//! draft-johansson-rmcat-scream-cc-00 (2014) for historical comparison: a LEDBAT-like
+//! window with an 80 ms one-way delay target, a media rate scaled down as the RTP
+//! queue ages, and frame skipping ([`Event::FrameSkipped`]); its module documents what
+//! that draft leaves open and what was chosen.
 //!
 //! What SCReAM V2 does differently from its draft, and why, is listed in [`v2`].
 
@@ -133,31 +140,14 @@ pub struct SentPacket {
     pub frame_index: u64,
 }
 
-/// Notifications for the application.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum Event {
-    /// The encoder of `stream` should now produce `bitrate`.
-    TargetBitrate {
-        /// Stream concerned.
-        stream: StreamId,
-        /// New target.
-        bitrate: Bitrate,
-    },
-    /// The RTP queue of `stream` was discarded because it grew too old; the encoder
-    /// should produce a key frame.
-    KeyFrameRequest {
-        /// Stream concerned.
-        stream: StreamId,
-    },
-}
-
 mod ack;
 mod cc_events;
 mod clock;
 mod config;
 mod delay;
 mod delivery;
+mod draft00;
+mod events;
 mod generation;
 mod improvements;
 mod in_flight;
@@ -177,13 +167,16 @@ use std::collections::VecDeque;
 pub use cc_events::{BackOffCause, CongestionEvent, CongestionEventKind, MAX_CC_EVENTS};
 pub use clock::{MAX_TIME_STEP, RTT_LEAP, TIME_JITTER_TOLERANCE};
 pub use config::{ConfigError, EcnMode, GENERATION_NAMES, GenerationConfig, SenderConfig};
+pub use draft00::Draft00Config;
+pub use events::Event;
 pub use improvements::{IMPROVEMENT_NAMES, Improvements};
 pub use params::ParamInfo;
-pub use stats::{GenerationStats, SenderStats, StreamStats, V2Stats};
+pub use stats::{Draft00Stats, GenerationStats, SenderStats, StreamStats, V2Stats};
 pub use v2::V2Config;
 
 use clock::Clock;
 use delay::DelayEstimator;
+use events::push_event;
 use generation::Generation;
 use pacing::Pacer;
 use rate_meter::RateMeter;
@@ -338,8 +331,9 @@ impl Sender {
         self.time.advance(now)
     }
 
-    /// A frame was encoded: it enters the stream's RTP queue as MSS-sized packets. An
-    /// unknown `stream` is ignored.
+    /// A frame was encoded: it enters the stream's RTP queue as MSS-sized packets,
+    /// unless the generation skips it ([`Event::FrameSkipped`]). An unknown `stream` is
+    /// ignored.
     pub fn on_media_frame(&mut self, now: Instant, stream: StreamId, frame: MediaFrame) {
         let now = self.clock(now);
         let idx = stream.index();
@@ -348,9 +342,24 @@ impl Sender {
             return;
         };
         let frame_index = s.on_frame(now);
+        let queue_delay = s.queue.delay(now);
+        if !self.generation.admit_frame(idx, frame, queue_delay, now) {
+            s.frames_skipped += 1;
+            push_event(
+                &mut self.events,
+                Event::FrameSkipped {
+                    stream,
+                    frame_index,
+                },
+            );
+            self.check_queues(now);
+            if self.have_feedback {
+                self.update_targets(now);
+            }
+            return;
+        }
         let was_empty = s.queue.is_empty();
         let before = s.queue.bytes();
-        let queue_delay = s.queue.delay(now);
         s.queue
             .push_frame(now, frame_index, frame.size_bytes, mss, overhead);
         self.generation
@@ -485,20 +494,5 @@ impl Sender {
     /// Bytes sent and neither acknowledged nor declared lost.
     pub fn bytes_in_flight(&self) -> u64 {
         self.bytes_in_flight
-    }
-}
-
-/// Queues `event`, replacing a pending one of the same kind for the same stream, so the
-/// queue stays bounded when the application drains it late.
-fn push_event(events: &mut VecDeque<Event>, event: Event) {
-    let same = |e: &Event| match (e, &event) {
-        (Event::TargetBitrate { stream: a, .. }, Event::TargetBitrate { stream: b, .. })
-        | (Event::KeyFrameRequest { stream: a }, Event::KeyFrameRequest { stream: b }) => a == b,
-        _ => false,
-    };
-    if let Some(slot) = events.iter_mut().find(|e| same(e)) {
-        *slot = event;
-    } else {
-        events.push_back(event);
     }
 }

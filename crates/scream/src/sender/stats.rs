@@ -1,10 +1,18 @@
 //! Snapshot of the sender state, for logging, metrics and plots.
 
-use super::Sender;
+use super::{Sender, StreamId};
 use crate::time::Duration;
 use crate::units::Bitrate;
 
 impl Sender {
+    /// Frames of `stream` skipped so far (zero for an unknown stream); see
+    /// [`super::Event::FrameSkipped`].
+    pub fn frames_skipped(&self, stream: StreamId) -> u64 {
+        self.streams
+            .get(stream.index())
+            .map_or(0, |s| s.frames_skipped)
+    }
+
     /// A snapshot of the sender's state for logging and plots.
     pub fn stats(&self) -> SenderStats {
         let now = self.time.now();
@@ -47,6 +55,7 @@ impl Sender {
                     rtp_queue_bytes: s.queue.bytes(),
                     rtp_queue_packets: usize::try_from(s.queue.len()).unwrap_or(usize::MAX),
                     queue_discards: s.queue_discards,
+                    frames_skipped: s.frames_skipped,
                 })
                 .collect(),
         }
@@ -60,7 +69,8 @@ impl Sender {
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct SenderStats {
-    /// Congestion window, bytes: SCReAM V2's reference window, RFC 8298's `cwnd`.
+    /// Congestion window, bytes: SCReAM V2's reference window, draft-00's and RFC
+    /// 8298's `cwnd`.
     pub window_bytes: u64,
     /// Bytes sent and not yet acknowledged or declared lost.
     pub bytes_in_flight: u64,
@@ -113,6 +123,8 @@ pub struct SenderStats {
 pub enum GenerationStats {
     /// SCReAM V2.
     V2(V2Stats),
+    /// The 2014 draft-00 SCReAM.
+    Draft00(Draft00Stats),
 }
 
 impl Default for GenerationStats {
@@ -127,6 +139,24 @@ impl Default for GenerationStats {
 pub struct V2Stats {
     /// Send window headroom factor applied to the reference window.
     pub window_headroom: f64,
+}
+
+/// The draft-00 generation's own state.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Draft00Stats {
+    /// The one-way queueing delay the window steers to.
+    pub owd_target: Duration,
+    /// Distance of the latest queue delay to the OWD target, relative to the target:
+    /// 1 at an empty queue, 0 at the target, negative above it.
+    pub off_target: f64,
+    /// Factor by which bytes in flight may exceed the congestion window.
+    pub cwnd_headroom: f64,
+    /// Each stream's media-rate scale factor (1 with a fresh RTP queue, lower as it
+    /// ages), in the order streams were added.
+    pub scale_factors: Vec<f64>,
+    /// Frames skipped because their stream's RTP queue was too old, all streams.
+    pub frames_skipped: u64,
 }
 
 /// Per-stream state.
@@ -145,4 +175,7 @@ pub struct StreamStats {
     pub rtp_queue_packets: usize,
     /// How many times the RTP queue was discarded for being too old.
     pub queue_discards: u64,
+    /// Frames not queued because the RTP queue was too old when they arrived (frame
+    /// skipping, `scream-draft00`; always 0 for SCReAM V2).
+    pub frames_skipped: u64,
 }

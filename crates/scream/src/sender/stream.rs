@@ -39,6 +39,8 @@ pub(crate) struct Stream {
     /// Smoothed time between frames, seconds.
     pub(crate) frame_period: f64,
     pub(crate) queue_discards: u64,
+    /// Frames the generation refused to queue (frame skipping).
+    pub(crate) frames_skipped: u64,
     last_discard: Option<Instant>,
     /// Priority relative to the first stream's, in [1e-6, 1e6]: priorities of any
     /// scale split rates and service like their ratio without overflowing.
@@ -65,6 +67,7 @@ impl Stream {
             last_frame_at: None,
             frame_period: INITIAL_FRAME_PERIOD,
             queue_discards: 0,
+            frames_skipped: 0,
             last_discard: None,
             weight,
             vtime: 0.0,

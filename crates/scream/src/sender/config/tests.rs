@@ -151,3 +151,23 @@ fn validate_names_the_field_and_range() {
     assert_eq!((e.field, e.value.as_str()), ("qdelay_target", "5s"));
     assert!(e.reason.contains("[0.001 s, 1 s]"), "{e}");
 }
+
+#[test]
+fn each_generation_takes_only_its_own_parameters_and_the_shared_ones() {
+    let mut d = SenderConfig::for_generation("scream-draft00").unwrap();
+    assert!(d.v2().is_none());
+    assert_eq!(d.draft00().unwrap().owd_target, Duration::from_millis(80));
+    d.set_param("owd_target", 0.1).unwrap();
+    assert_eq!(d.draft00().unwrap().owd_target, Duration::from_millis(100));
+    d.set_param("mss_bytes", 1200.0).unwrap();
+    let e = d.set_param("qdelay_target", 0.1).unwrap_err();
+    assert!(
+        e.reason.contains("unknown parameter of scream-draft00"),
+        "{e}"
+    );
+    assert!(e.reason.contains("owd_target"), "{e}");
+    let mut v = SenderConfig::default();
+    assert!(v.draft00().is_none() && v.draft00_mut().is_none());
+    let e = v.set_param("owd_target", 0.1).unwrap_err();
+    assert!(e.reason.contains("unknown parameter of scream-v2"), "{e}");
+}
