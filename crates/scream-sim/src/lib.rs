@@ -23,6 +23,7 @@ pub mod manifest;
 pub mod metrics;
 pub mod output;
 pub mod packet;
+mod parallel;
 pub mod plot;
 pub mod report;
 mod route;
