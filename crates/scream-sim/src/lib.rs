@@ -30,6 +30,7 @@ mod route;
 pub mod scenario;
 pub mod source;
 pub mod summary;
+pub mod sweep;
 mod wakes;
 pub mod world;
 
