@@ -9,6 +9,7 @@ mod manifest;
 mod progress;
 mod scenarios;
 mod sim;
+mod sweep;
 
 use clap::{Parser, Subcommand};
 
@@ -30,6 +31,8 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Measure simulator speed (simulated seconds and packets per wall-clock second).
     Bench,
+    /// Run a parameter sweep from a spec file into results.csv (see docs/sweeps.md).
+    Sweep(sweep::SweepArgs),
     /// RFC 8888 congestion control feedback tools.
     Ccfb(ccfb::CcfbArgs),
 }
@@ -41,6 +44,7 @@ fn main() {
         Command::Scenarios(args) => scenarios::main(&args),
         Command::Eval(args) => eval::main(&args),
         Command::Bench => bench::main(),
+        Command::Sweep(args) => sweep::main(&args),
         Command::Ccfb(args) => ccfb::main(args),
     };
     report(result);
