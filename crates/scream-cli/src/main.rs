@@ -7,6 +7,7 @@ mod eval;
 mod logs;
 mod manifest;
 mod progress;
+mod report_cmd;
 mod scenarios;
 mod sim;
 mod sweep;
@@ -33,6 +34,8 @@ enum Command {
     Bench,
     /// Run a parameter sweep from a spec file into results.csv (see docs/sweeps.md).
     Sweep(sweep::SweepArgs),
+    /// Tables and figures (report.md, SVG, PNG) from a sweep's results.csv.
+    Report(report_cmd::ReportArgs),
     /// RFC 8888 congestion control feedback tools.
     Ccfb(ccfb::CcfbArgs),
 }
@@ -45,6 +48,7 @@ fn main() {
         Command::Eval(args) => eval::main(&args),
         Command::Bench => bench::main(),
         Command::Sweep(args) => sweep::main(&args),
+        Command::Report(args) => report_cmd::main(&args),
         Command::Ccfb(args) => ccfb::main(args),
     };
     report(result);

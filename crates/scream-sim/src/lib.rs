@@ -29,6 +29,7 @@ pub mod report;
 mod route;
 pub mod scenario;
 pub mod source;
+pub mod study;
 pub mod summary;
 pub mod sweep;
 mod wakes;
