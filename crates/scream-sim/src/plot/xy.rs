@@ -55,8 +55,8 @@ pub(crate) struct XyChart {
 /// Writes `chart` as `<name>.png` and `<name>.svg` into `dir`; returns the paths.
 pub(crate) fn write(chart: &XyChart, dir: &Path, name: &str) -> Result<Vec<PathBuf>, PlotError> {
     super::register_font();
-    let png = super::render_png(SIZE, name, |root| draw(root, chart))?;
-    let svg = super::render_svg(SIZE, name, |root| draw(root, chart))?;
+    let png = super::render_png(SIZE, name, |root| draw(root, chart, true))?;
+    let svg = super::render_svg(SIZE, name, |root| draw(root, chart, false))?;
     let png_path = dir.join(format!("{name}.png"));
     let svg_path = dir.join(format!("{name}.svg"));
     super::write_file(&png_path, &png)?;
@@ -95,9 +95,11 @@ fn color(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
+/// `bitmap`: the backend joins thick lines badly (see below), so lines are thin copies.
 fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     chart: &XyChart,
+    bitmap: bool,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
     let root = root.titled(&chart.title, (FONT, 22))?;
@@ -157,13 +159,29 @@ fn draw<DB: DrawingBackend>(
         .x_labels(x_ticks)
         .y_labels(8)
         .draw()?;
+    // One pixel in data units. On a bitmap a line two pixels wide is drawn as thin
+    // copies one pixel right and one up, because plotters joins thick bitmap lines with
+    // unbounded miters, which turns every sharp turn of a dense series into a spike.
+    let (w_px, h_px) = cc.plotting_area().dim_in_pixel();
+    let px = (
+        x_span / f64::from(w_px.max(1)),
+        y_span / f64::from(h_px.max(1)),
+    );
+    let copies: &[(f64, f64)] = if bitmap {
+        &[(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)]
+    } else {
+        &[(0.0, 0.0)]
+    };
     for s in &chart.series {
         let c = color(s.color);
-        let line = ShapeStyle::from(c).stroke_width(2);
+        let line = ShapeStyle::from(c).stroke_width(if bitmap { 1 } else { 2 });
         let pts = s.points.iter().copied();
         match s.style {
             Style::Line => {
-                cc.draw_series(LineSeries::new(pts.clone(), line))?;
+                for &(dx, dy) in copies {
+                    let shifted = pts.clone().map(|(x, y)| (x + dx * px.0, y + dy * px.1));
+                    cc.draw_series(LineSeries::new(shifted, line))?;
+                }
                 if s.points.len() <= MARKERS_UP_TO {
                     cc.draw_series(pts.map(|p| Circle::new(p, 4, c.filled())))?;
                 }
@@ -175,7 +193,8 @@ fn draw<DB: DrawingBackend>(
             Style::Front => {
                 let mut sorted = s.points.clone();
                 sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
-                cc.draw_series(DashedLineSeries::new(sorted, 6, 4, line))?;
+                let dashes = ShapeStyle::from(c).stroke_width(2);
+                cc.draw_series(DashedLineSeries::new(sorted, 6, 4, dashes))?;
                 cc.draw_series(pts.map(|p| {
                     EmptyElement::at(p)
                         + Circle::new((0, 0), 7, c.filled())
@@ -204,7 +223,9 @@ fn draw_legend<DB: DrawingBackend>(
                     vec![(8, y), (36, y)],
                     ShapeStyle::from(c).stroke_width(2),
                 ))?;
-                area.draw(&Circle::new((22, y), 4, c.filled()))?;
+                if s.points.len() <= MARKERS_UP_TO {
+                    area.draw(&Circle::new((22, y), 4, c.filled()))?;
+                }
             }
             Style::Scatter => {
                 area.draw(&Circle::new(

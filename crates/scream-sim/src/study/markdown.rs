@@ -22,6 +22,18 @@ fn cell(s: &str) -> String {
     s.replace('|', "\\|")
 }
 
+/// A parameter value for a table: a sampled float (`0.06876472141908857`) is cut to six
+/// significant digits, which tell the points apart; results.csv keeps it whole.
+fn param(s: &str) -> String {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && s.contains('.') && s.len() > 8 => {
+            let short: f64 = format!("{v:.5e}").parse().unwrap_or(v);
+            format!("{short}")
+        }
+        _ => cell(s),
+    }
+}
+
 fn table(out: &mut String, header: &[String], right: &[bool], rows: &[Vec<String>]) {
     let line = |cells: &[String]| format!("| {} |\n", cells.join(" | "));
     out.push_str(&line(header));
@@ -187,9 +199,9 @@ fn min_max_tables(
                 vec![
                     format!("`{}`", cell(&r.axis)),
                     fmt(r.min),
-                    cell(&r.min_at),
+                    param(&r.min_at),
                     fmt(r.max),
-                    cell(&r.max_at),
+                    param(&r.max_at),
                 ]
             })
             .collect();
@@ -217,6 +229,7 @@ fn best_worst_table(out: &mut String, results: &Results, points: &[PointMean], b
         .cloned()
         .collect();
     let mut rows = Vec::new();
+    let mut constant = Vec::new();
     for (m, column) in results.metrics.iter().enumerate() {
         let Some(metric) = metric_of_column(column) else {
             continue;
@@ -224,6 +237,10 @@ fn best_worst_table(out: &mut String, results: &Results, points: &[PointMean], b
         let Some((best, worst)) = best_and_worst(&experiments, base, m, metric.better) else {
             continue;
         };
+        if best.metrics[m] == worst.metrics[m] {
+            constant.push(format!("`{}`", cell(column)));
+            continue;
+        }
         let (best_word, worst_word) = match metric.better {
             Better::Higher => ("max", "min"),
             _ => ("min", "max"),
@@ -234,11 +251,11 @@ fn best_worst_table(out: &mut String, results: &Results, points: &[PointMean], b
                 p.metrics[m].map_or_else(String::new, fmt),
                 p.point.to_string(),
             ];
-            row.extend(p.params.iter().map(|v| cell(v)));
+            row.extend(p.params.iter().map(|v| param(v)));
             rows.push(row);
         }
     }
-    if rows.is_empty() {
+    if rows.is_empty() && constant.is_empty() {
         return;
     }
     let _ = writeln!(
@@ -246,6 +263,12 @@ fn best_worst_table(out: &mut String, results: &Results, points: &[PointMean], b
         "### Best and worst points\n\nFor each metric, its best point (first row) and its \
          worst (second).\n"
     );
+    if !constant.is_empty() {
+        let _ = writeln!(out, "The same at every point: {}.\n", constant.join(", "));
+    }
+    if rows.is_empty() {
+        return;
+    }
     let mut header = ["objective", "value", "point"].map(str::to_owned).to_vec();
     header.extend(results.params.iter().map(|p| format!("`{}`", cell(p))));
     let mut right = vec![false, true, true];
@@ -294,7 +317,7 @@ fn front_table(
         .map(|i| {
             let p = mine[i];
             let mut row = vec![p.point.to_string(), fmt(coords[i].0), fmt(coords[i].1)];
-            row.extend(p.params.iter().map(|v| cell(v)));
+            row.extend(p.params.iter().map(|v| param(v)));
             row
         })
         .collect();
