@@ -62,7 +62,7 @@ fn one_at_a_time_of_three_axes_of_ten_values_is_thirty_points_per_base() {
         let (axis, transition) = (i / 10, i % 10);
         assert_eq!(point.axis, Some(axis));
         assert_eq!(point.transition, Some(transition));
-        for (a, v) in point.values.iter().enumerate() {
+        for (a, v) in point.values().iter().enumerate() {
             match (a == axis, a) {
                 (true, _) => assert!(v.is_some()),
                 // The capacity axis has a base value; the others keep the scenario's.
@@ -71,8 +71,8 @@ fn one_at_a_time_of_three_axes_of_ten_values_is_thirty_points_per_base() {
             }
         }
     }
-    assert_eq!(p.points()[13].values[1].as_deref(), Some("20.0"));
-    let ids: BTreeSet<&str> = p.runs().iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(p.points()[13].values()[1].as_deref(), Some("20.0"));
+    let ids: BTreeSet<String> = p.runs().iter().map(|r| p.run_id(r)).collect();
     assert_eq!(ids.len(), 60);
     assert!(ids.contains("no-ecn/p29/s1"), "{ids:?}");
 }
@@ -111,14 +111,13 @@ fn a_factorial_of_nine_two_valued_axes_is_512_distinct_points() {
     }
     let p = plan(&text);
     assert_eq!(p.points().len(), 512);
-    let combos: BTreeSet<Vec<Option<String>>> =
-        p.points().iter().map(|q| q.values.clone()).collect();
+    let combos: BTreeSet<Vec<Option<String>>> = p.points().iter().map(|q| q.values()).collect();
     assert_eq!(combos.len(), 512, "every combination once");
     // Nested loops over the axes as written: the last changes fastest.
-    assert_eq!(p.points()[0].values[8].as_deref(), Some("10.0"));
-    assert_eq!(p.points()[1].values[8].as_deref(), Some("20.0"));
-    assert_eq!(p.points()[1].values[0].as_deref(), Some("0.02"));
-    assert_eq!(p.points()[256].values[0].as_deref(), Some("0.1"));
+    assert_eq!(p.points()[0].values()[8].as_deref(), Some("10.0"));
+    assert_eq!(p.points()[1].values()[8].as_deref(), Some("20.0"));
+    assert_eq!(p.points()[1].values()[0].as_deref(), Some("0.02"));
+    assert_eq!(p.points()[256].values()[0].as_deref(), Some("0.1"));
     assert!(
         p.points()
             .iter()
@@ -159,7 +158,7 @@ fn column(p: &Plan, axis: usize) -> Vec<f64> {
     p.points()
         .iter()
         .map(|q| {
-            let cell = q.values[axis].as_deref().expect("sampled");
+            let cell = q.values()[axis].clone().expect("sampled");
             cell.parse().unwrap_or_else(|_| panic!("{cell}"))
         })
         .collect()
@@ -225,9 +224,12 @@ set = ["flows.0.ecn=\"none\""]
 "#,
     );
     assert_eq!(p.params(), ["link.capacity_mbps", "flows.0.ecn"]);
-    assert_eq!(p.points()[0].values, [Some("5".into()), Some("l4s".into())]);
-    assert_eq!(p.points()[1].values, [None, Some("none".into())]);
-    let ids: Vec<&str> = p.runs().iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        p.points()[0].values(),
+        [Some("5".into()), Some("l4s".into())]
+    );
+    assert_eq!(p.points()[1].values(), [None, Some("none".into())]);
+    let ids: Vec<String> = p.runs().iter().map(|r| p.run_id(r)).collect();
     assert_eq!(
         ids,
         [
@@ -253,10 +255,10 @@ fn grid_ranges_give_evenly_spaced_readable_values() {
     let p = plan(
         "[design]\nkind = \"one-at-a-time\"\n[[base]]\nscenario = \"paper-step\"\n[[axis]]\nkey = \"flows.0.params.qdelay_target\"\nrange = [0.02, 0.2]\nsteps = 10\n",
     );
-    let cells: Vec<&str> = p
+    let cells: Vec<String> = p
         .points()
         .iter()
-        .filter_map(|q| q.values[0].as_deref())
+        .filter_map(|q| q.values()[0].clone())
         .collect();
     assert_eq!(
         cells,

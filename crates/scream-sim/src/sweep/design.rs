@@ -6,13 +6,10 @@ use scream_netmodel::RngStream;
 
 use super::spec::Scale;
 
-/// One value of a parameter.
+/// One value of a parameter, as `--set key=VALUE` takes it.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Value {
-    /// As `--set key=VALUE` takes it.
     pub(super) toml: String,
-    /// As a results.csv cell (strings without quotes).
-    pub(super) cell: String,
 }
 
 impl Value {
@@ -26,10 +23,8 @@ impl Value {
         } else {
             v.into()
         };
-        let toml = value.to_string().trim().to_owned();
         Self {
-            cell: toml.clone(),
-            toml,
+            toml: value.to_string().trim().to_owned(),
         }
     }
 }
@@ -195,10 +190,7 @@ mod tests {
     use super::*;
 
     fn axis(values: &[&str], base: Option<&str>) -> GridAxis {
-        let v = |s: &str| Value {
-            toml: s.to_owned(),
-            cell: s.to_owned(),
-        };
+        let v = |s: &str| Value { toml: s.to_owned() };
         GridAxis {
             values: values.iter().map(|s| v(s)).collect(),
             base: base.map(v),
@@ -208,7 +200,7 @@ mod tests {
     fn cells(p: &PointSpec) -> Vec<Option<&str>> {
         p.values
             .iter()
-            .map(|v| v.as_ref().map(|v| v.cell.as_str()))
+            .map(|v| v.as_ref().map(|v| v.toml.as_str()))
             .collect()
     }
 

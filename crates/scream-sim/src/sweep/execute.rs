@@ -36,7 +36,7 @@ pub(super) fn run(plan: &Plan, options: &Options<'_>) -> Result<Outcome, SweepEr
     let to_do: Vec<&PlannedRun> = plan
         .runs()
         .iter()
-        .filter(|r| !store.done.contains(&r.id))
+        .filter(|r| !store.done.contains(&plan.run_id(r)))
         .collect();
     let already_done = plan.runs().len() - to_do.len();
     let shared = Mutex::new(Shared {
@@ -51,7 +51,8 @@ pub(super) fn run(plan: &Plan, options: &Options<'_>) -> Result<Outcome, SweepEr
         source: e.into(),
     };
     crate::parallel::for_each(&to_do, options.jobs, |_, run| {
-        let row = run_one(plan, run, options)?;
+        let id = plan.run_id(run);
+        let row = run_one(plan, run, &id, options)?;
         // A poisoned lock means another worker panicked outside the simulation;
         // `for_each` re-raises that panic.
         let Ok(mut s) = shared.lock() else {
@@ -68,7 +69,7 @@ pub(super) fn run(plan: &Plan, options: &Options<'_>) -> Result<Outcome, SweepEr
         if let Some(message) = row.error {
             s.errors += 1;
             if s.first_errors.len() < FIRST_ERRORS {
-                s.first_errors.push((run.id.clone(), message));
+                s.first_errors.push((id, message));
             }
         }
         let progress = Progress {
@@ -102,17 +103,22 @@ struct Row {
     wall_time_s: f64,
 }
 
-fn run_one(plan: &Plan, run: &PlannedRun, options: &Options<'_>) -> Result<Row, SweepError> {
+fn run_one(
+    plan: &Plan,
+    run: &PlannedRun,
+    id: &str,
+    options: &Options<'_>,
+) -> Result<Row, SweepError> {
     let base = &plan.bases[run.base];
     let point = &plan.points[run.point];
     let started = options.clock.now_unix_s();
     // A panic is a simulator bug that some value reaches; it becomes the error of this
     // row rather than the end of a sweep of thousands of runs.
-    let outcome = catch_unwind(AssertUnwindSafe(|| simulate(base, point, run.seed)))
+    let outcome = catch_unwind(AssertUnwindSafe(|| simulate(plan, base, point, run.seed)))
         .unwrap_or_else(|payload| Err(format!("the simulator panicked: {}", panic_text(&payload))));
     let wall_time_s = options.clock.now_unix_s() - started;
     let mut cells = vec![
-        run.id.clone(),
+        id.to_owned(),
         base.name.clone(),
         point.index.to_string(),
         point
@@ -120,7 +126,7 @@ fn run_one(plan: &Plan, run: &PlannedRun, options: &Options<'_>) -> Result<Row, 
             .map_or_else(String::new, |a| plan.params[a].clone()),
         point.transition.map_or_else(String::new, |t| t.to_string()),
     ];
-    cells.extend(point.values.iter().map(|v| v.clone().unwrap_or_default()));
+    cells.extend(point.values().into_iter().map(Option::unwrap_or_default));
     cells.push(run.seed.to_string());
     let error = match &outcome {
         Ok((scenario, result)) => {
@@ -130,7 +136,16 @@ fn run_one(plan: &Plan, run: &PlannedRun, options: &Options<'_>) -> Result<Row, 
                     .map_or_else(String::new, number)
             }));
             if options.keep_runs {
-                keep(plan, run, scenario, result, wall_time_s, started, options)?;
+                keep(
+                    plan,
+                    run,
+                    id,
+                    scenario,
+                    result,
+                    wall_time_s,
+                    started,
+                    options,
+                )?;
             }
             None
         }
@@ -149,8 +164,14 @@ fn run_one(plan: &Plan, run: &PlannedRun, options: &Options<'_>) -> Result<Row, 
     })
 }
 
-fn simulate(base: &Base, point: &Point, seed: u64) -> Result<(Scenario, RunResult), String> {
-    let scenario = base.load(&point.overrides).map_err(|e| e.to_string())?;
+fn simulate(
+    plan: &Plan,
+    base: &Base,
+    point: &Point,
+    seed: u64,
+) -> Result<(Scenario, RunResult), String> {
+    let overrides = point.overrides(&plan.params).map_err(|e| e.to_string())?;
+    let scenario = base.load(&overrides).map_err(|e| e.to_string())?;
     let result = crate::run(&scenario, seed, None).map_err(|e| e.to_string())?;
     Ok((scenario, result))
 }
@@ -180,19 +201,21 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// Writes the run's output folder: what `scream sim --no-plots` writes, with a manifest
 /// naming the point's overrides.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the run's facts, each from a different place; only --keep-runs calls it"
+)]
 fn keep(
     plan: &Plan,
     run: &PlannedRun,
+    id: &str,
     scenario: &Scenario,
     result: &RunResult,
     wall_time_s: f64,
     started_unix_s: f64,
     options: &Options<'_>,
 ) -> Result<(), SweepError> {
-    let dir = options
-        .out_dir
-        .join(store::RUNS_DIR)
-        .join(Path::new(&run.id));
+    let dir = options.out_dir.join(store::RUNS_DIR).join(Path::new(id));
     let fail = |source: std::io::Error| SweepError::Io {
         path: dir.clone(),
         source,
@@ -203,11 +226,10 @@ fn keep(
     result.summary.wall_time_s = wall_time_s;
     let files = crate::write_outputs(&result, &dir).map_err(fail)?;
     let base = &plan.bases[run.base];
-    let overrides: Vec<&Override> = base
-        .set
-        .iter()
-        .chain(&plan.points[run.point].overrides)
-        .collect();
+    let point = plan.points[run.point]
+        .overrides(&plan.params)
+        .map_err(|e| fail(std::io::Error::other(e)))?;
+    let overrides: Vec<&Override> = base.set.iter().chain(&point).collect();
     let manifest = Manifest {
         toolkit: options.toolkit.clone(),
         scenario: scenario.name.clone(),

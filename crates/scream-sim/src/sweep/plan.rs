@@ -84,17 +84,44 @@ pub struct Point {
     pub axis: Option<usize>,
     /// One-at-a-time: the index of the value on that axis.
     pub transition: Option<usize>,
+    /// Per parameter of [`Plan::params`]: its value as `--set` takes it (`None`: the
+    /// base scenario's own). Kept as text, not as parsed overrides, so that a plan of a
+    /// million points stays small; a run parses its few overrides when it starts.
+    pub(super) texts: Vec<Option<Box<str>>>,
+}
+
+impl Point {
     /// Per parameter of [`Plan::params`]: its cell in results.csv (`None`: the base
     /// scenario's own value).
-    pub values: Vec<Option<String>>,
-    pub(super) overrides: Vec<Override>,
+    pub fn values(&self) -> Vec<Option<String>> {
+        self.texts
+            .iter()
+            .map(|t| t.as_deref().map(cell_of))
+            .collect()
+    }
+
+    /// The overrides this point applies to a base.
+    pub(super) fn overrides(&self, params: &[String]) -> Result<Vec<Override>, ScenarioError> {
+        params
+            .iter()
+            .zip(&self.texts)
+            .filter_map(|(key, t)| t.as_deref().map(|t| format!("{key}={t}").parse()))
+            .collect()
+    }
+}
+
+/// A value as a results.csv cell: a TOML string without its quotes, anything else
+/// (numbers, lists, bare words) as written.
+pub(super) fn cell_of(text: &str) -> String {
+    match text.parse::<toml_edit::Value>() {
+        Ok(v) => v.as_str().map_or_else(|| text.to_owned(), str::to_owned),
+        Err(_) => text.to_owned(),
+    }
 }
 
 /// One run: a point of a base with a seed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlannedRun {
-    /// `<base>/p<point>/s<seed>`.
-    pub id: String,
     /// Index into [`Plan::bases`].
     pub base: usize,
     /// Index into [`Plan::points`].
@@ -168,7 +195,7 @@ impl Plan {
         check_seeds(&raw, &err)?;
         let bases = load_bases(&raw, dir, &err)?;
         let (design, params, point_specs) = expand(&raw, &err)?;
-        let points = to_points(&params, point_specs, &err)?;
+        let points = to_points(point_specs);
         let metric_columns = metric_columns(&raw, &bases, &err)?;
         preflight(&raw, &bases, &params, &points, &err)?;
         let runs = bases
@@ -177,7 +204,6 @@ impl Plan {
             .flat_map(|(b, base)| {
                 points.iter().flat_map(move |p| {
                     base.seeds.iter().map(move |&seed| PlannedRun {
-                        id: format!("{}/p{}/s{seed}", base.name, p.index),
                         base: b,
                         point: p.index,
                         seed,
@@ -217,6 +243,11 @@ impl Plan {
         &self.runs
     }
 
+    /// The id of `run` in results.csv: `<base>/p<point>/s<seed>`.
+    pub fn run_id(&self, run: &PlannedRun) -> String {
+        format!("{}/p{}/s{}", self.bases[run.base].name, run.point, run.seed)
+    }
+
     /// The header of results.csv.
     pub fn columns(&self) -> Vec<String> {
         let fixed = |c: &[super::Column]| c.iter().map(|c| c.name.to_owned()).collect::<Vec<_>>();
@@ -246,9 +277,9 @@ impl Plan {
             }
         }
         for r in &self.runs {
-            h.write(&r.id);
-            for o in &self.points[r.point].overrides {
-                h.write(o.raw());
+            h.write(&self.run_id(r));
+            for t in self.points[r.point].texts.iter().flatten() {
+                h.write(t);
             }
         }
         format!("{:016x}", h.0)
@@ -309,9 +340,9 @@ fn expand(
     };
     let name = kind.name();
     if kind == DesignKind::List {
-        if let Some(i) = (!raw.axes.is_empty()).then_some(0) {
+        if !raw.axes.is_empty() {
             return Err(err(
-                &format!("axis.{i}"),
+                "axis.0",
                 "a list design takes its points from [[point]] tables, not [[axis]]".to_owned(),
             ));
         }
@@ -330,10 +361,7 @@ fn expand(
         ));
     }
     let params = axis_keys(raw, err)?;
-    let seeds = raw.seeds.as_ref().map_or(1, |s| match s {
-        Seeds::Count(n) => usize::try_from(*n).unwrap_or(usize::MAX),
-        Seeds::List(l) => l.len(),
-    });
+    let seeds = seed_count(raw);
     let bases = raw.bases.len().max(1);
     let too_many = |points: Option<usize>| {
         let total = points
@@ -377,6 +405,14 @@ fn expand(
     Ok((kind, params, points))
 }
 
+/// Runs per point and base (before the bases are loaded; without `seeds`, one).
+fn seed_count(raw: &RawSpec) -> usize {
+    raw.seeds.as_ref().map_or(1, |s| match s {
+        Seeds::Count(n) => usize::try_from(*n).unwrap_or(usize::MAX),
+        Seeds::List(l) => l.len(),
+    })
+}
+
 fn check_seeds(raw: &RawSpec, err: &ErrFn<'_>) -> Result<(), SweepError> {
     match &raw.seeds {
         Some(Seeds::Count(0)) => Err(err(
@@ -391,13 +427,16 @@ fn check_seeds(raw: &RawSpec, err: &ErrFn<'_>) -> Result<(), SweepError> {
             "seeds",
             "seeds: the list is empty; give at least one seed".to_owned(),
         )),
-        Some(Seeds::List(l)) => match l.iter().enumerate().find(|(i, s)| l[..*i].contains(s)) {
-            Some((_, s)) => Err(err(
-                "seeds",
-                format!("seeds: {s} is listed twice (each seed names its runs)"),
-            )),
-            None => Ok(()),
-        },
+        Some(Seeds::List(l)) => {
+            let mut seen = std::collections::BTreeSet::new();
+            match l.iter().find(|s| !seen.insert(**s)) {
+                Some(s) => Err(err(
+                    "seeds",
+                    format!("seeds: {s} is listed twice (each seed names its runs)"),
+                )),
+                None => Ok(()),
+            }
+        }
         _ => Ok(()),
     }
 }

@@ -182,15 +182,6 @@ impl TomlValue {
     pub(super) fn toml(&self) -> String {
         self.0.to_string().trim().to_owned()
     }
-
-    /// The value as a results.csv cell: a string without its quotes, anything else as
-    /// TOML.
-    pub(super) fn cell(&self) -> String {
-        match self.0.as_str() {
-            Some(s) => s.to_owned(),
-            None => self.toml(),
-        }
-    }
 }
 
 impl<'de> Deserialize<'de> for TomlValue {

@@ -56,13 +56,7 @@ pub(super) fn grid_axes(
                 ));
             }
             let values: Vec<Value> = match (&a.values, a.range, a.steps) {
-                (Some(v), None, None) => v
-                    .iter()
-                    .map(|v| Value {
-                        toml: v.toml(),
-                        cell: v.cell(),
-                    })
-                    .collect(),
+                (Some(v), None, None) => v.iter().map(|v| Value { toml: v.toml() }).collect(),
                 (None, Some(range), Some(steps)) => {
                     let axis = range_axis(a, range, &label, &at, err)?;
                     if steps == 0 || usize::try_from(steps).map_or(true, |s| s > MAX_RUNS) {
@@ -96,10 +90,7 @@ pub(super) fn grid_axes(
                     format!("{label}: values is empty; give at least one value"),
                 ));
             }
-            let base = a.base.as_ref().map(|v| Value {
-                toml: v.toml(),
-                cell: v.cell(),
-            });
+            let base = a.base.as_ref().map(|v| Value { toml: v.toml() });
             Ok(GridAxis { values, base })
         })
         .collect()

@@ -3,7 +3,7 @@
 use super::super::SweepError;
 use super::super::columns::{METRICS, Metric, Scope};
 use super::super::design::{PointSpec, Value};
-use super::super::spec::{FlowSelection, RawSpec, Seeds};
+use super::super::spec::{FlowSelection, RawSpec};
 use super::{Base, ErrFn, MAX_RUNS, MetricColumn, Point};
 use crate::scenario::load::{Override, suggestion};
 
@@ -18,10 +18,7 @@ pub(super) fn list_points(
             "a list design needs at least one [[point]] with set = [\"key=value\", ...]".to_owned(),
         ));
     }
-    let seeds = raw.seeds.as_ref().map_or(1, |s| match s {
-        Seeds::Count(n) => usize::try_from(*n).unwrap_or(usize::MAX),
-        Seeds::List(l) => l.len(),
-    });
+    let seeds = super::seed_count(raw);
     let total = raw
         .points
         .len()
@@ -58,16 +55,10 @@ pub(super) fn list_points(
                 return Err(err(&at, format!("point[{i}]: \"{key}\" is set twice")));
             }
             let text = s.split_once('=').map_or("", |(_, v)| v).trim().to_owned();
-            let cell = match text.parse::<toml_edit::Value>() {
-                Ok(v) => v
-                    .as_str()
-                    .map_or_else(|| v.to_string().trim().to_owned(), str::to_owned),
-                Err(_) => text.clone(),
-            };
             if !params.contains(&key) {
                 params.push(key.clone());
             }
-            here.push((key, Value { toml: text, cell }));
+            here.push((key, Value { toml: text }));
         }
         parsed.push(here);
     }
@@ -88,32 +79,20 @@ pub(super) fn list_points(
     Ok((params, points))
 }
 
-/// Points with their overrides, indexed in design order.
-pub(super) fn to_points(
-    params: &[String],
-    specs: Vec<PointSpec>,
-    err: &ErrFn<'_>,
-) -> Result<Vec<Point>, SweepError> {
+/// Points in design order, their values kept as `--set` text.
+pub(super) fn to_points(specs: Vec<PointSpec>) -> Vec<Point> {
     specs
         .into_iter()
         .enumerate()
-        .map(|(index, spec)| {
-            let overrides = params
-                .iter()
-                .zip(&spec.values)
-                .filter_map(|(key, v)| v.as_ref().map(|v| format!("{key}={}", v.toml)))
-                .map(|raw| {
-                    raw.parse::<Override>()
-                        .map_err(|e| err("", format!("point {index}: {e}")))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(Point {
-                index,
-                axis: spec.axis.map(|(a, _)| a),
-                transition: spec.axis.map(|(_, t)| t),
-                values: spec.values.into_iter().map(|v| v.map(|v| v.cell)).collect(),
-                overrides,
-            })
+        .map(|(index, spec)| Point {
+            index,
+            axis: spec.axis.map(|(a, _)| a),
+            transition: spec.axis.map(|(_, t)| t),
+            texts: spec
+                .values
+                .into_iter()
+                .map(|v| v.map(|v| v.toml.into_boxed_str()))
+                .collect(),
         })
         .collect()
 }
@@ -225,28 +204,24 @@ pub(super) fn preflight(
 ) -> Result<(), SweepError> {
     for (p, key) in params.iter().enumerate() {
         let mut tried: Vec<&str> = Vec::new();
-        let overrides = points.iter().filter_map(|pt| {
-            let value = pt.values[p].as_ref()?;
-            pt.overrides
-                .iter()
-                .find(|o| o.path().join(".") == *key)
-                .map(|o| (value.as_str(), o))
-        });
-        let mut candidates = Vec::new();
-        for (value, o) in overrides {
+        for text in points.iter().filter_map(|pt| pt.texts[p].as_deref()) {
             if tried.len() >= PREFLIGHT_TRIES {
                 break;
             }
-            if !tried.contains(&value) {
-                tried.push(value);
-                candidates.push(o);
+            if !tried.contains(&text) {
+                tried.push(text);
             }
         }
+        let candidates = tried
+            .iter()
+            .map(|t| format!("{key}={t}").parse::<Override>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| err("", e.to_string()))?;
         for base in bases {
             let mut first_error = None;
             let loads = candidates.iter().any(|o| {
                 let result = base
-                    .load(std::slice::from_ref(*o))
+                    .load(std::slice::from_ref(o))
                     .map_err(|e| e.to_string())
                     .and_then(|s| s.validate().map_err(|e| e.to_string()));
                 match result {
