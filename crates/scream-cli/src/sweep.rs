@@ -109,8 +109,9 @@ fn finished(plan: &Plan, o: &sweep::Outcome, jobs: usize) -> String {
     }
     out.push('\n');
     if o.ran > 0 && o.wall_time_s > 0.0 {
+        let threads = if jobs == 1 { "thread" } else { "threads" };
         out.push_str(&format!(
-            "{:.1} s on {jobs} threads: {:.2} runs/s, {:.3} s per run\n",
+            "{:.1} s on {jobs} {threads}: {:.2} runs/s, {:.3} s per run\n",
             o.wall_time_s,
             o.ran as f64 / o.wall_time_s,
             o.run_time_s / o.ran as f64,
