@@ -70,3 +70,24 @@ fn a_sweeps_header_is_the_declared_columns_around_its_parameters() {
     expected.extend(TIMING_COLUMNS.iter().map(|c| c.name.to_owned()));
     assert_eq!(columns, expected);
 }
+
+#[test]
+fn every_example_spec_in_the_doc_is_accepted() {
+    // The examples name traces as seen from the repository root; from here that is
+    // the shared data folder beside the repository, which a fresh clone may lack.
+    let shared = format!("{}/../../../shared/data", env!("CARGO_MANIFEST_DIR"));
+    let have_shared = std::path::Path::new(&shared).is_dir();
+    let mut checked = 0;
+    for block in DOC.split("```toml\n").skip(1) {
+        let text = block.split("```").next().unwrap_or_default();
+        if text.contains("../shared/data") && !have_shared {
+            continue;
+        }
+        let text = text.replace("../shared/data", &shared);
+        let plan =
+            Plan::from_str(&text, "example.toml", None).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert!(!plan.runs().is_empty());
+        checked += 1;
+    }
+    assert!(checked >= 5, "one example per design, found {checked}");
+}
