@@ -8,8 +8,10 @@ mod logs;
 mod manifest;
 mod params;
 mod progress;
+mod report_cmd;
 mod scenarios;
 mod sim;
+mod sweep;
 
 use clap::{Parser, Subcommand};
 
@@ -33,6 +35,10 @@ enum Command {
     Params(params::ParamsArgs),
     /// Measure simulator speed (simulated seconds and packets per wall-clock second).
     Bench,
+    /// Run a parameter sweep from a spec file into results.csv (see docs/sweeps.md).
+    Sweep(sweep::SweepArgs),
+    /// Tables and figures (report.md, SVG, PNG) from a sweep's results.csv.
+    Report(report_cmd::ReportArgs),
     /// RFC 8888 congestion control feedback tools.
     Ccfb(ccfb::CcfbArgs),
 }
@@ -45,6 +51,8 @@ fn main() {
         Command::Eval(args) => eval::main(&args),
         Command::Params(args) => params::main(&args),
         Command::Bench => bench::main(),
+        Command::Sweep(args) => sweep::main(&args),
+        Command::Report(args) => report_cmd::main(&args),
         Command::Ccfb(args) => ccfb::main(args),
     };
     report(result);

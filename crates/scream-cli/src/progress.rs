@@ -1,4 +1,4 @@
-//! A one-line progress bar on stderr for long simulations.
+//! A one-line progress bar on stderr for long simulations and sweeps.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -14,6 +14,8 @@ pub(crate) struct Progress {
     started: Instant,
     last_percent: Option<u32>,
     label: String,
+    /// Widest line drawn, to erase it all.
+    width: usize,
 }
 
 impl Progress {
@@ -23,11 +25,30 @@ impl Progress {
             started: Instant::now(),
             last_percent: None,
             label: label.to_owned(),
+            width: 0,
         }
     }
 
     /// `fraction`: simulated time done, 0..=1.
     pub(crate) fn update(&mut self, fraction: f64) {
+        self.draw(fraction, String::new);
+    }
+
+    /// `done` of `total` jobs finished: the bar with the count and the time left at the
+    /// rate so far.
+    pub(crate) fn update_counted(&mut self, done: usize, total: usize) {
+        let fraction = if total == 0 {
+            1.0
+        } else {
+            done as f64 / total as f64
+        };
+        let elapsed = self.started.elapsed();
+        self.draw(fraction, || {
+            format!("  {done}/{total}  ETA {}", eta(elapsed, done, total))
+        });
+    }
+
+    fn draw(&mut self, fraction: f64, suffix: impl FnOnce() -> String) {
         if !self.enabled || self.started.elapsed() < SHOW_AFTER {
             return;
         }
@@ -37,7 +58,8 @@ impl Progress {
             return;
         }
         self.last_percent = Some(percent);
-        let line = bar(&self.label, fraction);
+        let line = bar(&self.label, fraction) + &suffix();
+        self.width = self.width.max(line.chars().count());
         let mut err = std::io::stderr().lock();
         // A progress bar that cannot be drawn is not worth failing the run for.
         let _ = write!(err, "\r{line}");
@@ -48,7 +70,7 @@ impl Progress {
     pub(crate) fn finish(&mut self) {
         if self.last_percent.take().is_some() {
             let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r{}\r", " ".repeat(WIDTH + self.label.len() + 10));
+            let _ = write!(err, "\r{}\r", " ".repeat(self.width));
             let _ = err.flush();
         }
     }
@@ -63,6 +85,26 @@ fn percent_of(fraction: f64) -> u32 {
     )]
     let p = (fraction * 100.0).floor() as u32;
     p.min(100)
+}
+
+/// Time left if the remaining jobs go at the rate of those done: `1m05s`, `42s`, or
+/// `?` before the first is done.
+fn eta(elapsed: Duration, done: usize, total: usize) -> String {
+    if done == 0 {
+        return "?".to_owned();
+    }
+    let left_s = elapsed.as_secs_f64() / done as f64 * total.saturating_sub(done) as f64;
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "a non-negative number of seconds, rounded"
+    )]
+    let s = left_s.round() as u64;
+    match (s / 3600, s / 60 % 60, s % 60) {
+        (0, 0, s) => format!("{s}s"),
+        (0, m, s) => format!("{m}m{s:02}s"),
+        (h, m, _) => format!("{h}h{m:02}m"),
+    }
 }
 
 fn bar(label: &str, fraction: f64) -> String {
@@ -91,5 +133,15 @@ mod tests {
         let half = bar("x", 0.5);
         assert_eq!(half.matches('#').count(), WIDTH / 2);
         assert!(half.ends_with(" 50%"));
+    }
+
+    #[test]
+    fn eta_extrapolates_the_rate_so_far() {
+        let ten_s = Duration::from_secs(10);
+        assert_eq!(eta(ten_s, 0, 10), "?");
+        assert_eq!(eta(ten_s, 5, 10), "10s");
+        assert_eq!(eta(ten_s, 1, 10), "1m30s");
+        assert_eq!(eta(ten_s, 1, 1000), "2h46m");
+        assert_eq!(eta(ten_s, 10, 10), "0s");
     }
 }

@@ -23,12 +23,15 @@ pub mod manifest;
 pub mod metrics;
 pub mod output;
 pub mod packet;
+mod parallel;
 pub mod plot;
 pub mod report;
 mod route;
 pub mod scenario;
 pub mod source;
+pub mod study;
 pub mod summary;
+pub mod sweep;
 mod wakes;
 pub mod world;
 

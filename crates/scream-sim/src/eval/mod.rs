@@ -87,26 +87,19 @@ pub fn run_cases(
     jobs: usize,
     on_done: &(dyn Fn(usize) + Sync),
 ) -> Vec<CaseResult> {
-    let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let slots: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; cases.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, cases.len().max(1)) {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(case) = cases.get(i) else { break };
-                    let result = run_case(case, data_dir);
-                    // A poisoned lock means another worker panicked; the scope re-raises
-                    // that panic, so this worker may just stop.
-                    let Ok(mut slots) = slots.lock() else { break };
-                    slots[i] = Some(result);
-                    drop(slots);
-                    on_done(finished.fetch_add(1, Ordering::Relaxed) + 1);
-                }
-            });
+    let done = crate::parallel::for_each(cases, jobs, |i, case| {
+        let result = run_case(case, data_dir);
+        // A poisoned lock means another worker panicked; `for_each` re-raises that
+        // panic, so this result may just be dropped.
+        if let Ok(mut slots) = slots.lock() {
+            slots[i] = Some(result);
         }
+        on_done(finished.fetch_add(1, Ordering::Relaxed) + 1);
+        Ok::<(), std::convert::Infallible>(())
     });
+    let Ok(()) = done;
     slots
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -166,7 +166,7 @@ pub(super) fn draw<DB: DrawingBackend>(
 }
 
 /// A tick label with as many decimals as the axis range needs (none above 10).
-fn tick_label(value: f64, range: f64) -> String {
+pub(super) fn tick_label(value: f64, range: f64) -> String {
     if range >= 10.0 {
         format!("{value:.0}")
     } else if range >= 1.0 {

@@ -10,14 +10,17 @@
 //! directory), resolve against the current directory.
 
 mod diagnose;
+mod document;
 mod overrides;
 mod written;
 
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
-use toml_edit::{DocumentMut, ImDocument, Item};
+use toml_edit::{DocumentMut, Item};
 
+pub(crate) use diagnose::suggestion;
+pub(crate) use document::Document;
 pub use overrides::Override;
 
 use super::builtin;
@@ -168,11 +171,8 @@ pub fn load_str<T: DeserializeOwned>(
     base_dir: Option<&Path>,
     overrides: &[Override],
 ) -> Result<T, ScenarioError> {
-    let spans = ImDocument::parse(text).map_err(|e| ScenarioError::Syntax {
-        origin: origin.to_owned(),
-        line: e.span().map_or(1, |s| line_at_char(text, s.start)),
-        message: e.message().trim().replace('\n', "; "),
-    })?;
+    let parsed = Document::parse(text, origin)?;
+    let spans = &parsed.spans;
     let mut doc: DocumentMut = spans.clone().into_mut();
 
     if !doc.contains_key("name") {
@@ -194,7 +194,7 @@ pub fn load_str<T: DeserializeOwned>(
     }
     let ctx = diagnose::Context {
         text,
-        spans: &spans,
+        spans,
         origin,
         overrides,
     };

@@ -1,0 +1,154 @@
+//! `scream sweep SPEC.toml`: run a parameter sweep into results.csv (docs/sweeps.md).
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use scream_sim::sweep::{self, Clock, Options, Plan};
+
+use crate::progress::Progress;
+
+/// Arguments of `scream sweep`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SweepArgs {
+    /// Sweep spec file (TOML; see docs/sweeps.md).
+    spec: PathBuf,
+    /// Threads to run on (default: the available cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    jobs: Option<u16>,
+    /// Output folder (default: out/sweep-<spec name>).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Skip the runs already in the folder's results.csv (the default).
+    #[arg(long, conflicts_with = "fresh")]
+    resume: bool,
+    /// Discard the folder's earlier results and start over.
+    #[arg(long)]
+    fresh: bool,
+    /// Also write each run's output folder under DIR/runs/ (no plots; slower).
+    #[arg(long)]
+    keep_runs: bool,
+    /// Print the plan (bases, parameters, points, runs) without running anything.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+/// The process's wall clock, for the run times the simulator does not measure itself:
+/// Unix time at start plus a monotonic elapsed time, so differences never go backwards.
+#[derive(Debug)]
+struct WallClock {
+    unix_at_start: f64,
+    started: Instant,
+}
+
+impl Clock for WallClock {
+    fn now_unix_s(&self) -> f64 {
+        self.unix_at_start + self.started.elapsed().as_secs_f64()
+    }
+}
+
+pub(crate) fn main(args: &SweepArgs) -> Result<String, String> {
+    let plan = Plan::from_file(&args.spec).map_err(|e| e.to_string())?;
+    let out_dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("out").join(format!("sweep-{}", plan.name)));
+    if args.dry_run {
+        return Ok(describe(&plan, &out_dir));
+    }
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
+    let clock = WallClock {
+        unix_at_start: crate::manifest::now_unix_s(),
+        started: Instant::now(),
+    };
+    let progress = Mutex::new(Progress::new("sweeping"));
+    let on_progress = |p: sweep::Progress| {
+        if let Ok(mut bar) = progress.lock() {
+            bar.update_counted(p.done, p.to_do);
+        }
+    };
+    let options = Options {
+        out_dir: &out_dir,
+        jobs,
+        fresh: args.fresh,
+        keep_runs: args.keep_runs,
+        clock: &clock,
+        toolkit: crate::manifest::toolkit(),
+        command_line: std::env::args().collect(),
+        progress: &on_progress,
+    };
+    let outcome = sweep::run(&plan, &options);
+    if let Ok(mut bar) = progress.lock() {
+        bar.finish();
+    }
+    let outcome = outcome.map_err(|e| e.to_string())?;
+    if outcome.errors > 0 {
+        crate::warn(&format!(
+            "{} of {} runs failed; their rows have status `error` and the reason in `error`",
+            outcome.errors, outcome.ran
+        ));
+    }
+    Ok(finished(&plan, &outcome, jobs))
+}
+
+/// The closing lines: what ran, how fast, where the results are.
+fn finished(plan: &Plan, o: &sweep::Outcome, jobs: usize) -> String {
+    let mut out = format!(
+        "sweep {}: {} runs; {} run now, {} already in {}",
+        plan.name,
+        o.runs,
+        o.ran,
+        o.already_done,
+        o.results.display()
+    );
+    if o.errors > 0 {
+        out.push_str(&format!(", {} errors", o.errors));
+    }
+    out.push('\n');
+    if o.ran > 0 && o.wall_time_s > 0.0 {
+        let threads = if jobs == 1 { "thread" } else { "threads" };
+        out.push_str(&format!(
+            "{:.1} s on {jobs} {threads}: {:.2} runs/s, {:.3} s per run\n",
+            o.wall_time_s,
+            o.ran as f64 / o.wall_time_s,
+            o.run_time_s / o.ran as f64,
+        ));
+    }
+    for (id, message) in &o.first_errors {
+        out.push_str(&format!("  error {id}: {message}\n"));
+    }
+    out.push_str(&format!(
+        "tables and figures: scream report {}\n",
+        o.results.display()
+    ));
+    out
+}
+
+/// `--dry-run`: the plan in a few lines.
+fn describe(plan: &Plan, out_dir: &Path) -> String {
+    let mut out = format!(
+        "sweep {} ({} design): {} points, {} runs -> {}\n",
+        plan.name,
+        plan.design.name(),
+        plan.points().len(),
+        plan.runs().len(),
+        out_dir.join(sweep::RESULTS_CSV).display()
+    );
+    for base in plan.bases() {
+        let seeds: Vec<String> = base.seeds.iter().map(u64::to_string).collect();
+        out.push_str(&format!(
+            "  base {} = {} (seeds {})\n",
+            base.name,
+            base.scenario,
+            seeds.join(", ")
+        ));
+    }
+    for p in plan.params() {
+        out.push_str(&format!("  parameter {p}\n"));
+    }
+    out.push_str(&format!("  columns: {}\n", plan.columns().join(",")));
+    out
+}

@@ -1,0 +1,118 @@
+//! `scream sweep` and `scream report` as a user runs them: a tiny sweep into a folder,
+//! its resume, a bad spec's one-line error, and the report from the results.
+
+mod common;
+
+use common::{scream, stderr, stdout};
+
+const SPEC: &str = r#"
+name = "tiny"
+seeds = 2
+
+[design]
+kind = "one-at-a-time"
+
+[[base]]
+name = "l4s"
+scenario = "paper-step"
+set = ["duration_s=0.5"]
+
+[[base]]
+name = "no-ecn"
+scenario = "paper-step"
+set = ["duration_s=0.5", "flows.0.ecn=none", "link.queue.kind=tail-drop"]
+
+[[axis]]
+key = "flows.0.params.qdelay_target"
+values = [0.02, 0.1]
+
+[[axis]]
+key = "link.capacity_mbps"
+values = [5, 20]
+"#;
+
+#[test]
+fn a_sweep_runs_resumes_and_reports() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("tiny.toml"), SPEC).expect("spec");
+    let run = scream(&["sweep", "tiny.toml", "--jobs", "2"], dir.path());
+    assert!(run.status.success(), "{}", stderr(&run));
+    let out = stdout(&run);
+    assert!(out.contains("16 runs; 16 run now, 0 already"), "{out}");
+    assert!(out.contains("runs/s"), "{out}");
+    let folder = dir.path().join("out/sweep-tiny");
+    let results = std::fs::read_to_string(folder.join("results.csv")).expect("results.csv");
+    assert_eq!(results.lines().count(), 17, "a header and a row per run");
+    assert!(
+        results.lines().skip(1).all(|l| l.contains(",ok,")),
+        "{results}"
+    );
+    assert!(folder.join("sweep.json").is_file());
+
+    let again = scream(&["sweep", "tiny.toml", "--resume"], dir.path());
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stdout(&again).contains("0 run now, 16 already"),
+        "{}",
+        stdout(&again)
+    );
+
+    let changed = SPEC.replace("values = [5, 20]", "values = [5, 10]");
+    std::fs::write(dir.path().join("tiny.toml"), changed).expect("spec");
+    let refused = scream(&["sweep", "tiny.toml"], dir.path());
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("--fresh"), "{}", stderr(&refused));
+    let fresh = scream(&["sweep", "tiny.toml", "--fresh"], dir.path());
+    assert!(fresh.status.success(), "{}", stderr(&fresh));
+    assert!(stdout(&fresh).contains("16 run now"), "{}", stdout(&fresh));
+
+    let report = scream(&["report", "out/sweep-tiny/results.csv"], dir.path());
+    assert!(report.status.success(), "{}", stderr(&report));
+    let md = std::fs::read_to_string(folder.join("report.md")).expect("report.md");
+    assert!(
+        md.contains("## Base `l4s`") && md.contains("## Base `no-ecn`"),
+        "{md}"
+    );
+    assert!(md.contains("| `link.capacity_mbps` |"), "{md}");
+    for f in [
+        "oat-l4s-throughput_mbps.svg",
+        "oat-no-ecn-srtt_ms.png",
+        "pareto.svg",
+    ] {
+        assert!(folder.join(f).is_file(), "{f} missing");
+    }
+}
+
+#[test]
+fn a_bad_spec_is_one_line_with_its_place() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("bad.toml"),
+        "[[base]]\nscenario = \"paper-step\"\n[design]\nkind = \"factorial\"\n[[axis]]\nkey = \"link.capacity_mbps\"\nvalues = []\n",
+    )
+    .expect("spec");
+    let o = scream(&["sweep", "bad.toml"], dir.path());
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: bad.toml:7: axis[0]"), "{err}");
+    let missing = scream(&["report", "nowhere.csv"], dir.path());
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        stderr(&missing).contains("nowhere.csv"),
+        "{}",
+        stderr(&missing)
+    );
+}
+
+#[test]
+fn dry_run_prints_the_plan_without_running() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("tiny.toml"), SPEC).expect("spec");
+    let o = scream(&["sweep", "tiny.toml", "--dry-run"], dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("4 points, 16 runs"), "{out}");
+    assert!(out.contains("parameter link.capacity_mbps"), "{out}");
+    assert!(!dir.path().join("out").exists());
+}
