@@ -400,7 +400,7 @@ impl Parts {
                     Endpoint::Sink(Sink),
                 )
             }
-            Algorithm::ScreamV2 => {
+            Algorithm::ScreamV2 | Algorithm::ScreamV1 => {
                 let sender_err = |source| SimError::Sender {
                     key: key.clone(),
                     source,

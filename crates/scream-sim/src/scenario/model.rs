@@ -250,6 +250,9 @@ pub enum Algorithm {
     /// SCReAM V2 (the `scream` crate's sender and receiver).
     #[default]
     ScreamV2,
+    /// SCReAM V1: RFC 8298 as the Ericsson code ran it before V2 (the `scream`
+    /// crate's sender with the `scream-v1` generation, and its receiver).
+    ScreamV1,
     /// No congestion control: packets of `mss_bytes` plus the RTP header, evenly paced
     /// at each stream's start bitrate; no feedback, no frames. A calibration and
     /// cross-traffic source. `fixed-rate` is an older name for it.
@@ -262,6 +265,7 @@ impl Algorithm {
     pub fn name(self) -> &'static str {
         match self {
             Self::ScreamV2 => "scream-v2",
+            Self::ScreamV1 => "scream-v1",
             Self::Cbr => "cbr",
         }
     }

@@ -6,6 +6,7 @@
 //! revisions.
 
 use super::params::{self, ParamInfo, declare_params};
+use super::v1::V1Config;
 use super::v2::V2Config;
 use crate::time::Duration;
 
@@ -116,6 +117,8 @@ declare_params! {
 pub enum GenerationConfig {
     /// SCReAM V2 (draft-ietf-ccwg-rfc8298bis-screamv2), the default.
     V2(V2Config),
+    /// SCReAM V1: RFC 8298 as the Ericsson code ran it before V2 (`scream-v1`).
+    V1(V1Config),
 }
 
 impl Default for GenerationConfig {
@@ -125,43 +128,49 @@ impl Default for GenerationConfig {
 }
 
 /// Names of the generations, as [`SenderConfig::for_generation`] takes them.
-pub const GENERATION_NAMES: &[&str] = &["scream-v2"];
+pub const GENERATION_NAMES: &[&str] = &["scream-v2", "scream-v1"];
 
 impl GenerationConfig {
     /// The generation's name (`scream-v2`, ...), as in [`GENERATION_NAMES`].
     pub fn name(&self) -> &'static str {
         match self {
             Self::V2(_) => "scream-v2",
+            Self::V1(_) => "scream-v1",
         }
     }
 
     fn param_names(&self) -> &'static [&'static str] {
         match self {
             Self::V2(_) => V2Config::PARAM_NAMES,
+            Self::V1(_) => V1Config::PARAM_NAMES,
         }
     }
 
     fn infos(&self) -> Vec<ParamInfo> {
         match self {
             Self::V2(_) => V2Config::infos(),
+            Self::V1(_) => V1Config::infos(),
         }
     }
 
     fn validate(&self) -> Result<(), ConfigError> {
         match self {
             Self::V2(c) => c.validate(),
+            Self::V1(c) => c.validate(),
         }
     }
 
     fn set_value(&mut self, name: &str, v: f64) -> Option<Result<(), ConfigError>> {
         match self {
             Self::V2(c) => c.set_value(name, v),
+            Self::V1(c) => c.set_value(name, v),
         }
     }
 
     fn value(&self, name: &str) -> Option<f64> {
         match self {
             Self::V2(c) => c.value(name),
+            Self::V1(c) => c.value(name),
         }
     }
 }
@@ -172,6 +181,7 @@ impl SenderConfig {
     pub fn for_generation(name: &str) -> Option<Self> {
         let generation = match name {
             "scream-v2" => GenerationConfig::V2(V2Config::default()),
+            "scream-v1" => GenerationConfig::V1(V1Config::default()),
             _ => return None,
         };
         Some(Self {
@@ -184,6 +194,7 @@ impl SenderConfig {
     pub fn v2(&self) -> Option<&V2Config> {
         match &self.generation {
             GenerationConfig::V2(c) => Some(c),
+            GenerationConfig::V1(_) => None,
         }
     }
 
@@ -191,6 +202,23 @@ impl SenderConfig {
     pub fn v2_mut(&mut self) -> Option<&mut V2Config> {
         match &mut self.generation {
             GenerationConfig::V2(c) => Some(c),
+            GenerationConfig::V1(_) => None,
+        }
+    }
+
+    /// The SCReAM V1 parameters, if the sender runs SCReAM V1.
+    pub fn v1(&self) -> Option<&V1Config> {
+        match &self.generation {
+            GenerationConfig::V1(c) => Some(c),
+            GenerationConfig::V2(_) => None,
+        }
+    }
+
+    /// The SCReAM V1 parameters for changing them, if the sender runs SCReAM V1.
+    pub fn v1_mut(&mut self) -> Option<&mut V1Config> {
+        match &mut self.generation {
+            GenerationConfig::V1(c) => Some(c),
+            GenerationConfig::V2(_) => None,
         }
     }
 

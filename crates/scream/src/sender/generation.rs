@@ -10,6 +10,7 @@
 use super::cc_events::BackOffCause;
 use super::config::{GenerationConfig, SenderConfig};
 use super::stream::Stream;
+use super::v1::V1;
 use super::v2::{self, V2};
 use crate::time::{Duration, Instant};
 use crate::units::Bitrate;
@@ -59,6 +60,8 @@ pub(crate) struct TargetInput {
     pub(crate) mss_bytes: u64,
     /// Factor the chassis' base delay refresh applies to the rate (1 outside one).
     pub(crate) rate_factor: f64,
+    /// Sender time of the input that asks for the targets.
+    pub(crate) now: Instant,
 }
 
 /// How the chassis' delay estimator is to average and judge the queue delay for this
@@ -79,19 +82,23 @@ pub(crate) struct DelayParams {
 pub(crate) enum Generation {
     /// SCReAM V2.
     V2(V2),
+    /// SCReAM V1 (RFC 8298 as the Ericsson code ran it).
+    V1(V1),
 }
 
 impl Generation {
     pub(crate) fn new(cfg: &SenderConfig) -> Self {
         match &cfg.generation {
             GenerationConfig::V2(p) => Self::V2(V2::new(cfg, p)),
+            GenerationConfig::V1(p) => Self::V1(V1::new(cfg, p)),
         }
     }
 
     /// A stream was added (its index is the number of streams before).
-    pub(crate) fn on_stream_added(&mut self) {
+    pub(crate) fn on_stream_added(&mut self, stream: &Stream) {
         match self {
             Self::V2(g) => g.streams.push(v2::streams::V2Stream::default()),
+            Self::V1(g) => g.on_stream_added(stream.target),
         }
     }
 
@@ -110,6 +117,7 @@ impl Generation {
                     s.on_frame(stream, size_bytes, queue_delay);
                 }
             }
+            Self::V1(g) => g.on_frame(idx, stream, size_bytes),
         }
     }
 
@@ -121,6 +129,7 @@ impl Generation {
                     s.on_discard();
                 }
             }
+            Self::V1(g) => g.on_discard(idx),
         }
     }
 
@@ -131,6 +140,13 @@ impl Generation {
                 qdelay_target: g.cfg.qdelay_target,
                 qdelay_avg_g: g.cfg.qdelay_avg_g,
                 interval: g.cfg.virtual_rtt.min(srtt),
+            },
+            // V1 keeps its own queue delay estimate; the chassis' serves clock-step
+            // checks and the statistics only.
+            Self::V1(g) => DelayParams {
+                qdelay_target: g.window.qdelay_target,
+                qdelay_avg_g: g.cfg.qdelay_weight,
+                interval: Duration::from_millis(50),
             },
         }
     }
@@ -144,6 +160,7 @@ impl Generation {
     ) -> Option<(BackOffCause, u64, u64)> {
         match self {
             Self::V2(g) => g.on_feedback(ack, m),
+            Self::V1(g) => g.on_feedback(ack, m),
         }
     }
 
@@ -154,6 +171,7 @@ impl Generation {
     pub(crate) fn on_stall(&mut self, in_a_row: u32) -> Option<(u64, u64)> {
         match self {
             Self::V2(g) => g.window.on_stall(in_a_row),
+            Self::V1(_) => None,
         }
     }
 
@@ -161,6 +179,45 @@ impl Generation {
     pub(crate) fn on_sent(&mut self, bytes_in_flight: u64) {
         match self {
             Self::V2(g) => g.window.on_sent(bytes_in_flight),
+            Self::V1(_) => {}
+        }
+    }
+
+    /// A packet of `size` bytes of stream `idx` left at `now`; `bytes_in_flight`
+    /// includes it.
+    pub(crate) fn on_packet_sent(
+        &mut self,
+        idx: usize,
+        now: Instant,
+        size: u32,
+        bytes_in_flight: u64,
+    ) {
+        match self {
+            Self::V2(_) => {}
+            Self::V1(g) => g.on_packet_sent(idx, now, size, bytes_in_flight),
+        }
+    }
+
+    /// A packet of `size` bytes of stream `idx` was acknowledged at `now`; `owd_nanos`
+    /// is its one-way delay sample if the chassis' delay estimator accepted it.
+    pub(crate) fn on_packet_acked(
+        &mut self,
+        idx: usize,
+        now: Instant,
+        size: u32,
+        owd_nanos: Option<i64>,
+    ) {
+        match self {
+            Self::V2(_) => {}
+            Self::V1(g) => g.on_packet_acked(idx, now, size, owd_nanos),
+        }
+    }
+
+    /// The generation's own queue delay estimate, if it keeps one.
+    pub(crate) fn queue_delay(&self) -> Option<Duration> {
+        match self {
+            Self::V2(_) => None,
+            Self::V1(g) => Some(g.window.owd.queue_delay()),
         }
     }
 
@@ -168,6 +225,7 @@ impl Generation {
     pub(crate) fn window_bytes(&self) -> u64 {
         match self {
             Self::V2(g) => g.window.ref_wnd_bytes(),
+            Self::V1(g) => g.window.cwnd,
         }
     }
 
@@ -175,6 +233,7 @@ impl Generation {
     pub(crate) fn send_limit_bytes(&self, steadiness: f64, mss: u64) -> u64 {
         match self {
             Self::V2(g) => g.send_limit_bytes(steadiness, mss),
+            Self::V1(g) => g.send_limit_bytes(),
         }
     }
 
@@ -182,15 +241,21 @@ impl Generation {
     pub(crate) fn next_timeout(&self) -> Option<Instant> {
         match self {
             Self::V2(_) => None,
+            Self::V1(g) => g.next_timeout(),
         }
     }
 
     /// Runs the generation's own timers due at `now`; returns whether the streams'
     /// targets are to be recomputed.
-    pub(crate) fn on_timeout(&mut self, _now: Instant) -> bool {
+    pub(crate) fn on_timeout(&mut self, now: Instant) -> bool {
         match self {
             // V2 adjusts its rate on feedback and frames only.
             Self::V2(_) => false,
+            // V1's timer runs its rate estimates; targets change at frames only.
+            Self::V1(g) => {
+                g.tick(now);
+                false
+            }
         }
     }
 
@@ -198,6 +263,7 @@ impl Generation {
     pub(crate) fn update_targets(&mut self, streams: &mut [Stream], input: &TargetInput) {
         match self {
             Self::V2(g) => g.update_targets(streams, input),
+            Self::V1(g) => g.update_targets(streams, input),
         }
     }
 
@@ -210,6 +276,7 @@ impl Generation {
     ) -> Bitrate {
         match self {
             Self::V2(g) => g.pacing_rate(streams, media_rate, delivery_peak),
+            Self::V1(g) => g.pacing_rate(),
         }
     }
 
@@ -217,6 +284,7 @@ impl Generation {
     pub(crate) fn app_limited(&self) -> bool {
         match self {
             Self::V2(g) => g.window.app_limited(),
+            Self::V1(_) => false,
         }
     }
 
@@ -224,6 +292,7 @@ impl Generation {
     pub(crate) fn l4s_alpha(&self) -> f64 {
         match self {
             Self::V2(g) => g.window.l4s_alpha(),
+            Self::V1(g) => g.l4s_alpha(),
         }
     }
 
@@ -233,6 +302,7 @@ impl Generation {
             Self::V2(g) => super::GenerationStats::V2(super::stats::V2Stats {
                 window_headroom: v2::window::headroom(&g.cfg, steadiness),
             }),
+            Self::V1(g) => super::GenerationStats::V1(g.stats()),
         }
     }
 }

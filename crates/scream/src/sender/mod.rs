@@ -264,6 +264,7 @@ mod scheduler;
 mod stall;
 mod stats;
 mod stream;
+mod v1;
 mod v2;
 
 use std::collections::VecDeque;
@@ -273,7 +274,8 @@ pub use clock::{MAX_TIME_STEP, RTT_LEAP, TIME_JITTER_TOLERANCE};
 pub use config::{ConfigError, EcnMode, GENERATION_NAMES, GenerationConfig, SenderConfig};
 pub use improvements::{IMPROVEMENT_NAMES, Improvements};
 pub use params::ParamInfo;
-pub use stats::{GenerationStats, SenderStats, StreamStats, V2Stats};
+pub use stats::{GenerationStats, SenderStats, StreamStats, V1Stats, V2Stats};
+pub use v1::V1Config;
 pub use v2::V2Config;
 
 use clock::Clock;
@@ -421,8 +423,9 @@ impl Sender {
             .first()
             .map_or(1.0, |first| config.priority / first.config.priority);
         let id = StreamId(u32::try_from(self.streams.len()).unwrap_or(u32::MAX));
-        self.streams.push(Stream::new(config, initial_seq, weight));
-        self.generation.on_stream_added();
+        let stream = Stream::new(config, initial_seq, weight);
+        self.generation.on_stream_added(&stream);
+        self.streams.push(stream);
         self.update_pacing_rate();
         Ok(id)
     }
@@ -535,6 +538,8 @@ impl Sender {
         self.bytes_in_flight += u64::from(p.size_bytes);
         self.largest_packet = self.largest_packet.max(u64::from(p.size_bytes));
         self.generation.on_sent(self.bytes_in_flight);
+        self.generation
+            .on_packet_sent(idx, now, p.size_bytes, self.bytes_in_flight);
         let catch_up = self.config.pacing_catch_up;
         self.pacer
             .on_sent(now, p.size_bytes, self.pacing_rate, catch_up);
