@@ -101,8 +101,9 @@
 //! - **The target given to the encoder is clamped to the stream's limits**, also after
 //!   the adaptive scale (the code may return up to 1.1 × its maximum).
 //! - **Competing-flows compensation** (off by default, as in the code) samples the
-//!   queue delay at window updates 50 ms apart; it keeps the code's never-reset
-//!   third-moment sum.
+//!   queue delay at window updates 50 ms apart, as the code; it keeps the code's
+//!   third moment that is not reset before summing (each value carries 1/200 of the
+//!   previous one).
 //! - When the total rate is below 100 kbit/s, the code also lowers every stream's
 //!   target with a LEDBAT decrease; not done (it affects only sub-100 kbit/s flows).
 

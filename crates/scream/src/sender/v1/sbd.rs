@@ -20,8 +20,8 @@ pub(crate) struct Sbd {
     hist: [f64; HIST],
     ptr: usize,
     last_sample: Option<Instant>,
-    /// Third-moment sum; the code never resets it between computations, so it
-    /// accumulates over the whole run (kept, as it decides when the target may jump).
+    /// Third moment. The code does not reset it before summing, so each value carries
+    /// 1/200 of the previous one (kept: it decides when the target may jump).
     skew: f64,
     loss_event_rate: f64,
     was_loss: bool,
