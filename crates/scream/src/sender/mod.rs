@@ -32,12 +32,14 @@
 //! (`in_flight`), delay estimation (`delay`), the pacer's spacing (`pacing`) and the
 //! stream scheduler (`scheduler`). The generation it runs ([`GenerationConfig`]) owns
 //! the congestion window law, the media rate control, the pacing rate and its own
-//! per-stream state (`generation`, with one folder per generation: `v2/`). The
+//! per-stream state (`generation`, with one folder per generation: `v2/`, `v1/`). The
 //! configuration is split the same way: shared parameters in [`SenderConfig`], the
 //! generation's in [`V2Config`]; each is declared once with its unit, default, range
 //! and source ([`SenderConfig::params`]).
 //!
-//! The deviations below are SCReAM V2's.
+//! The deviations below are SCReAM V2's. SCReAM V1 ([`GenerationConfig::V1`], RFC 8298
+//! as the Ericsson code ran it before V2) lists its own in the `v1` module and in
+//! `docs/scream-v1.md`.
 //!
 //! The sender runs the faithful algorithm unless [`SenderConfig::improvements`] turns on
 //! some of the opt-in [`Improvements`], which fix weaknesses that the draft and the
