@@ -37,9 +37,7 @@
 //! generation's in [`V2Config`]; each is declared once with its unit, default, range
 //! and source ([`SenderConfig::params`]).
 //!
-//! The deviations below are SCReAM V2's. SCReAM V1 ([`GenerationConfig::V1`], RFC 8298
-//! as the Ericsson code ran it before V2) lists its own in the `v1` module and in
-//! `docs/scream-v1.md`.
+//! The deviations below are SCReAM V2's (SCReAM V1's: `v1` module, `docs/scream-v1.md`).
 //!
 //! The sender runs the faithful algorithm unless [`SenderConfig::improvements`] turns on
 //! some of the opt-in [`Improvements`], which fix weaknesses that the draft and the
@@ -275,10 +273,8 @@ pub use cc_events::{BackOffCause, CongestionEvent, CongestionEventKind, MAX_CC_E
 pub use clock::{MAX_TIME_STEP, RTT_LEAP, TIME_JITTER_TOLERANCE};
 pub use config::{ConfigError, EcnMode, GENERATION_NAMES, GenerationConfig, SenderConfig};
 pub use improvements::{IMPROVEMENT_NAMES, Improvements};
-pub use params::ParamInfo;
 pub use stats::{GenerationStats, SenderStats, StreamStats, V1Stats, V2Stats};
-pub use v1::V1Config;
-pub use v2::V2Config;
+pub use {params::ParamInfo, v1::V1Config, v2::V2Config};
 
 use clock::Clock;
 use delay::DelayEstimator;
@@ -425,9 +421,8 @@ impl Sender {
             .first()
             .map_or(1.0, |first| config.priority / first.config.priority);
         let id = StreamId(u32::try_from(self.streams.len()).unwrap_or(u32::MAX));
-        let stream = Stream::new(config, initial_seq, weight);
-        self.generation.on_stream_added(&stream);
-        self.streams.push(stream);
+        self.streams.push(Stream::new(config, initial_seq, weight));
+        self.generation.on_stream_added(&self.streams[id.index()]);
         self.update_pacing_rate();
         Ok(id)
     }
