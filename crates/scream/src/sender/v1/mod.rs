@@ -247,7 +247,14 @@ impl V1 {
     /// bytes-in-flight history every second.
     pub(crate) fn tick(&mut self, now: Instant) {
         self.window.start(now);
-        let last = *self.last_rate_update.get_or_insert(now);
+        let Some(last) = self.last_rate_update else {
+            // The first call only starts the rate counters.
+            self.last_rate_update = Some(now);
+            for s in &mut self.streams {
+                s.update_rates(&self.cfg, None);
+            }
+            return;
+        };
         let dt = now.saturating_duration_since(last);
         if dt > self.rate_interval() {
             let mut acked = 0.0;
@@ -258,10 +265,6 @@ impl V1 {
             self.rate_acked = acked;
             self.last_rate_update = Some(now);
             self.priorities_due = true;
-        } else if dt.is_zero() {
-            for s in &mut self.streams {
-                s.update_rates(&self.cfg, None);
-            }
         }
         let min_cwnd = u64::from(self.cfg.min_cwnd_bytes);
         self.window.tick(&self.cfg, now, min_cwnd);
