@@ -65,6 +65,19 @@
 //!   compensate an encoder over- or undershooting (`adaptive_target_rate_scale`) and
 //!   held by `target_hysteresis`. Loss scales the target by `loss_event_rate_scale`,
 //!   classic CE by `ecn_ce_event_rate_scale`, L4S CE by `1 − l4s_alpha / 2 + MSS/cwnd`.
+//! - **Lost packet detection**: a packet is lost once a packet sent `reorder_time` (the
+//!   code: 10 ms) after it has been acknowledged, a time reordering window instead of
+//!   a packet count; a loss event at most once per sRTT.
+//! - **sRTT** is smoothed twice (per sample, then once per RTT) instead of one EWMA
+//!   with gain 1/8 per sample.
+//! - **Competing-flows compensation** (off by default): a 10 s history of the
+//!   normalized queue delay every 50 ms, its mean over the last 2.5 s, variance and
+//!   third moment; the target is raised to the standing delay when the variance is low,
+//!   to 1.5 × it when losses are frequent, up to `qdelay_target_hi` (0.3 s); it then
+//!   doubles the ramp-up speed, lifts the increase cap and cuts the pre-congestion
+//!   guard to 5 %.
+//! - **Feedback** is RFC 8888 (the crate's receiver and codec), not RFC 8298's own RTCP
+//!   format.
 //! - **Stream prioritization**: once per second, when the trend is high or L4S is
 //!   active, a stream above 1.05 × its fair share of the transmitted rate loses 10 % of
 //!   its target and one below 0.9 × gains 10 %.
@@ -81,6 +94,14 @@
 //!   delay-only mode builds a queue of about a second until the trend ends fast start
 //!   (the reference shows the same).
 //! - **The base delay reset** can treat a standing queue as zero delay.
+//! - **`l4s_active` starts true** and the first window updates grow by two MSS while
+//!   the measured rate is below 100 kbit/s.
+//!
+//! Not reproduced, as they do not change the compared results: the second rate
+//! adjustment per frame (it returns at the 20 ms guard); the pacing interval computed
+//! with the 100-byte MSS right after the one-second reset (here each packet is spaced
+//! by its own size); a feedback whose last report is a lost packet still updates the
+//! window; a stale feedback block does not discard the rest of the message.
 //!
 //! # Deviations from the reference code
 //!
