@@ -529,3 +529,28 @@ fn l4s_marks_hold_the_queue_near_the_marking_threshold() {
     assert!((3e6..6.5e6).contains(&rate), "rate {rate}");
     assert!(qd < 0.02, "queue delay {qd}");
 }
+
+#[test]
+fn the_study_parameter_names_exist_with_their_units() {
+    let c = SenderConfig::for_generation("scream-v1").expect("scream-v1 exists");
+    let params = c.params();
+    for (name, unit) in [
+        ("qdelay_target_lo", "s"),
+        ("qdelay_trend_th", "1"),
+        ("rate_adjust_interval", "s"),
+        ("ramp_up_speed", "bit/s"),
+        ("pre_congestion_guard", "1"),
+        ("tx_queue_size_factor", "1"),
+        ("rtp_qdelay_th", "s"),
+        ("target_rate_scale_rtp_qdelay", "1"),
+        ("adaptive_target_rate_scale", "0/1"),
+        ("competing_flows_compensation", "0/1"),
+    ] {
+        let p = params
+            .iter()
+            .find(|p| p.name == name)
+            .unwrap_or_else(|| panic!("{name} missing"));
+        assert_eq!(p.unit, unit, "{name}");
+    }
+    assert!(c.v1().is_some() && c.v2().is_none());
+}
