@@ -469,7 +469,7 @@ impl Parts {
             }
             // A SCReAM sender of the generation the algorithm names (its
             // configuration came from `SenderConfig::for_generation` above).
-            Algorithm::ScreamV2 | Algorithm::ScreamDraft00 => {
+            Algorithm::ScreamV2 | Algorithm::ScreamV1 | Algorithm::ScreamDraft00 => {
                 let sender_err = |source| SimError::Sender {
                     key: key.clone(),
                     source,

@@ -120,7 +120,7 @@ pub struct FeedbackSummary {
 pub struct FlowSummary {
     /// Flow name.
     pub name: String,
-    /// Controller name (`scream-v2`, `cbr`).
+    /// Controller name (`scream-v2`, `scream-v1`, `cbr`).
     pub algorithm: String,
     /// Bytes of this flow that left the last link of its route, per active second,
     /// Mbit/s.

@@ -258,6 +258,9 @@ pub enum Algorithm {
     /// SCReAM V2 (the `scream` crate's sender and receiver).
     #[default]
     ScreamV2,
+    /// SCReAM V1: RFC 8298 as the Ericsson code ran it before V2 (the `scream`
+    /// crate's sender with the `scream-v1` generation, and its receiver).
+    ScreamV1,
     /// The 2014 SCReAM of draft-johansson-rmcat-scream-cc-00 (the `scream` crate's
     /// `scream-draft00` sender generation and the same receiver).
     #[serde(rename = "scream-draft00")]
@@ -274,6 +277,7 @@ impl Algorithm {
     pub fn name(self) -> &'static str {
         match self {
             Self::ScreamV2 => "scream-v2",
+            Self::ScreamV1 => "scream-v1",
             Self::ScreamDraft00 => "scream-draft00",
             Self::Cbr => "cbr",
         }

@@ -47,7 +47,12 @@ impl Sender {
         let mut ack = AckSummary::default();
         let mut newest_sent: Option<Instant> = None;
         for r in &feedback.reports {
-            let Some(s) = self.streams.iter_mut().find(|s| s.config.ssrc == r.ssrc) else {
+            let Some((stream_idx, s)) = self
+                .streams
+                .iter_mut()
+                .enumerate()
+                .find(|(_, s)| s.config.ssrc == r.ssrc)
+            else {
                 self.counters.feedback_ignored += 1;
                 continue;
             };
@@ -83,6 +88,7 @@ impl Sender {
                 ack.bytes_acked_ce += size;
                 ack.packets_ce += 1;
             }
+            let mut owd_used = None;
             if let Some(a) = arrival {
                 let age = now.saturating_duration_since(rec.sent_at);
                 // The packet arrived `held` before the report was made, and the report
@@ -100,9 +106,13 @@ impl Sender {
                     // A sample the estimator finds implausible against its history (a
                     // clock step) is dropped there, not counted here: the report is
                     // consistent in itself.
-                    self.delay.on_owd_sample(now, owd, age, target);
+                    if self.delay.on_owd_sample(now, owd, age, target) {
+                        owd_used = Some(owd);
+                    }
                 }
             }
+            self.generation
+                .on_packet_acked(stream_idx, now, rec.size_bytes, owd_used);
             newest_sent = Some(newest_sent.map_or(rec.sent_at, |t| t.max(rec.sent_at)));
         }
         for s in &mut self.streams {

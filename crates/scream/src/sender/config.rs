@@ -7,6 +7,7 @@
 
 use super::draft00::Draft00Config;
 use super::params::{self, ParamInfo, declare_params};
+use super::v1::V1Config;
 use super::v2::V2Config;
 use crate::time::Duration;
 
@@ -118,6 +119,8 @@ declare_params! {
 pub enum GenerationConfig {
     /// SCReAM V2 (draft-ietf-ccwg-rfc8298bis-screamv2), the default.
     V2(V2Config),
+    /// SCReAM V1: RFC 8298 as the Ericsson code ran it before V2 (`scream-v1`).
+    V1(V1Config),
     /// The 2014 SCReAM of draft-johansson-rmcat-scream-cc-00, for historical
     /// comparison (`scream-draft00`).
     Draft00(Draft00Config),
@@ -130,7 +133,7 @@ impl Default for GenerationConfig {
 }
 
 /// Names of the generations, as [`SenderConfig::for_generation`] takes them.
-pub const GENERATION_NAMES: &[&str] = &["scream-v2", "scream-draft00"];
+pub const GENERATION_NAMES: &[&str] = &["scream-v2", "scream-v1", "scream-draft00"];
 
 impl GenerationConfig {
     /// The generation's name (`scream-v2`, ...), as in [`GENERATION_NAMES`].
@@ -138,6 +141,7 @@ impl GenerationConfig {
         match self {
             Self::V2(_) => "scream-v2",
             Self::Draft00(_) => "scream-draft00",
+            Self::V1(_) => "scream-v1",
         }
     }
 
@@ -145,6 +149,7 @@ impl GenerationConfig {
         match self {
             Self::V2(_) => V2Config::PARAM_NAMES,
             Self::Draft00(_) => Draft00Config::PARAM_NAMES,
+            Self::V1(_) => V1Config::PARAM_NAMES,
         }
     }
 
@@ -152,6 +157,7 @@ impl GenerationConfig {
         match self {
             Self::V2(_) => V2Config::infos(),
             Self::Draft00(_) => Draft00Config::infos(),
+            Self::V1(_) => V1Config::infos(),
         }
     }
 
@@ -159,6 +165,7 @@ impl GenerationConfig {
         match self {
             Self::V2(c) => c.validate(),
             Self::Draft00(c) => c.validate(),
+            Self::V1(c) => c.validate(),
         }
     }
 
@@ -166,6 +173,7 @@ impl GenerationConfig {
         match self {
             Self::V2(c) => c.set_value(name, v),
             Self::Draft00(c) => c.set_value(name, v),
+            Self::V1(c) => c.set_value(name, v),
         }
     }
 
@@ -173,6 +181,7 @@ impl GenerationConfig {
         match self {
             Self::V2(c) => c.value(name),
             Self::Draft00(c) => c.value(name),
+            Self::V1(c) => c.value(name),
         }
     }
 }
@@ -184,6 +193,7 @@ impl SenderConfig {
         let generation = match name {
             "scream-v2" => GenerationConfig::V2(V2Config::default()),
             "scream-draft00" => GenerationConfig::Draft00(Draft00Config::default()),
+            "scream-v1" => GenerationConfig::V1(V1Config::default()),
             _ => return None,
         };
         Some(Self {
@@ -220,6 +230,22 @@ impl SenderConfig {
     pub fn draft00_mut(&mut self) -> Option<&mut Draft00Config> {
         match &mut self.generation {
             GenerationConfig::Draft00(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The SCReAM V1 parameters, if the sender runs SCReAM V1.
+    pub fn v1(&self) -> Option<&V1Config> {
+        match &self.generation {
+            GenerationConfig::V1(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The SCReAM V1 parameters for changing them, if the sender runs SCReAM V1.
+    pub fn v1_mut(&mut self) -> Option<&mut V1Config> {
+        match &mut self.generation {
+            GenerationConfig::V1(c) => Some(c),
             _ => None,
         }
     }

@@ -12,6 +12,7 @@ use super::cc_events::BackOffCause;
 use super::config::{GenerationConfig, SenderConfig};
 use super::draft00::{self, Draft00};
 use super::stream::Stream;
+use super::v1::V1;
 use super::v2::{self, V2};
 use crate::time::{Duration, Instant};
 use crate::units::Bitrate;
@@ -61,6 +62,8 @@ pub(crate) struct TargetInput {
     pub(crate) mss_bytes: u64,
     /// Factor the chassis' base delay refresh applies to the rate (1 outside one).
     pub(crate) rate_factor: f64,
+    /// Sender time of the input that asks for the targets.
+    pub(crate) now: Instant,
 }
 
 /// How the chassis' delay estimator is to average and judge the queue delay for this
@@ -78,13 +81,11 @@ pub(crate) struct DelayParams {
 
 /// The generation-specific congestion and rate control of a sender.
 #[derive(Debug, Clone)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "one per sender, built once and never moved; boxing V2 would add an indirection to every packet"
-)]
 pub(crate) enum Generation {
     /// SCReAM V2.
     V2(V2),
+    /// SCReAM V1 (RFC 8298 as the Ericsson code ran it).
+    V1(V1),
     /// The 2014 draft-00 SCReAM.
     Draft00(Draft00),
 }
@@ -94,13 +95,15 @@ impl Generation {
         match &cfg.generation {
             GenerationConfig::V2(p) => Self::V2(V2::new(cfg, p)),
             GenerationConfig::Draft00(p) => Self::Draft00(Draft00::new(cfg, p)),
+            GenerationConfig::V1(p) => Self::V1(V1::new(cfg, p)),
         }
     }
 
     /// A stream was added (its index is the number of streams before).
-    pub(crate) fn on_stream_added(&mut self) {
+    pub(crate) fn on_stream_added(&mut self, stream: &Stream) {
         match self {
             Self::V2(g) => g.streams.push(v2::streams::V2Stream::default()),
+            Self::V1(g) => g.on_stream_added(stream.target),
             Self::Draft00(g) => g.streams.push(draft00::Draft00Stream::default()),
         }
     }
@@ -117,6 +120,7 @@ impl Generation {
     ) -> bool {
         match self {
             Self::V2(_) => true,
+            Self::V1(_) => true,
             Self::Draft00(g) => g.admit_frame(idx, frame, queue_delay, now),
         }
     }
@@ -138,6 +142,7 @@ impl Generation {
             }
             // Draft-00 looks at the RTP queue in `admit_frame` only.
             Self::Draft00(_) => {}
+            Self::V1(g) => g.on_frame(idx, stream, size_bytes),
         }
     }
 
@@ -150,6 +155,7 @@ impl Generation {
                 }
             }
             Self::Draft00(g) => g.on_discard(idx),
+            Self::V1(g) => g.on_discard(idx),
         }
     }
 
@@ -162,6 +168,13 @@ impl Generation {
                 interval: g.cfg.virtual_rtt.min(srtt),
             },
             Self::Draft00(g) => g.delay_params(srtt),
+            // V1 keeps its own queue delay estimate; the chassis' serves clock-step
+            // checks and the statistics only.
+            Self::V1(g) => DelayParams {
+                qdelay_target: g.window.qdelay_target,
+                qdelay_avg_g: g.cfg.qdelay_weight,
+                interval: Duration::from_millis(50),
+            },
         }
     }
 
@@ -175,6 +188,7 @@ impl Generation {
         match self {
             Self::V2(g) => g.on_feedback(ack, m),
             Self::Draft00(g) => g.on_feedback(ack, m),
+            Self::V1(g) => g.on_feedback(ack, m),
         }
     }
 
@@ -187,6 +201,7 @@ impl Generation {
             Self::V2(g) => g.window.on_stall(in_a_row),
             // Draft-00 has no reaction of its own to a stall.
             Self::Draft00(_) => None,
+            Self::V1(_) => None,
         }
     }
 
@@ -195,14 +210,54 @@ impl Generation {
         match self {
             Self::V2(g) => g.window.on_sent(bytes_in_flight),
             Self::Draft00(g) => g.window.on_sent(bytes_in_flight),
+            Self::V1(_) => {}
         }
     }
 
-    /// Congestion window, bytes (V2: the reference window; draft-00: `cwnd`).
+    /// A packet of `size` bytes of stream `idx` left at `now`; `bytes_in_flight`
+    /// includes it.
+    pub(crate) fn on_packet_sent(
+        &mut self,
+        idx: usize,
+        now: Instant,
+        size: u32,
+        bytes_in_flight: u64,
+    ) {
+        match self {
+            Self::V2(_) | Self::Draft00(_) => {}
+            Self::V1(g) => g.on_packet_sent(idx, now, size, bytes_in_flight),
+        }
+    }
+
+    /// A packet of `size` bytes of stream `idx` was acknowledged at `now`; `owd_nanos`
+    /// is its one-way delay sample if the chassis' delay estimator accepted it.
+    pub(crate) fn on_packet_acked(
+        &mut self,
+        idx: usize,
+        now: Instant,
+        size: u32,
+        owd_nanos: Option<i64>,
+    ) {
+        match self {
+            Self::V2(_) | Self::Draft00(_) => {}
+            Self::V1(g) => g.on_packet_acked(idx, now, size, owd_nanos),
+        }
+    }
+
+    /// The generation's own queue delay estimate, if it keeps one.
+    pub(crate) fn queue_delay(&self) -> Option<Duration> {
+        match self {
+            Self::V2(_) | Self::Draft00(_) => None,
+            Self::V1(g) => Some(g.window.owd.queue_delay()),
+        }
+    }
+
+    /// Congestion window, bytes (V2: the reference window; V1 and draft-00: `cwnd`).
     pub(crate) fn window_bytes(&self) -> u64 {
         match self {
             Self::V2(g) => g.window.ref_wnd_bytes(),
             Self::Draft00(g) => g.window.cwnd_bytes(),
+            Self::V1(g) => g.window.cwnd,
         }
     }
 
@@ -211,6 +266,7 @@ impl Generation {
         match self {
             Self::V2(g) => g.send_limit_bytes(steadiness, mss),
             Self::Draft00(g) => g.window.send_limit_bytes(&g.cfg),
+            Self::V1(g) => g.send_limit_bytes(),
         }
     }
 
@@ -218,15 +274,21 @@ impl Generation {
     pub(crate) fn next_timeout(&self) -> Option<Instant> {
         match self {
             Self::V2(_) | Self::Draft00(_) => None,
+            Self::V1(g) => g.next_timeout(),
         }
     }
 
     /// Runs the generation's own timers due at `now`; returns whether the streams'
     /// targets are to be recomputed.
-    pub(crate) fn on_timeout(&mut self, _now: Instant) -> bool {
+    pub(crate) fn on_timeout(&mut self, now: Instant) -> bool {
         match self {
             // Both adjust their rates on feedback and frames only.
             Self::V2(_) | Self::Draft00(_) => false,
+            // V1's timer runs its rate estimates; targets change at frames only.
+            Self::V1(g) => {
+                g.tick(now);
+                false
+            }
         }
     }
 
@@ -235,6 +297,7 @@ impl Generation {
         match self {
             Self::V2(g) => g.update_targets(streams, input),
             Self::Draft00(g) => g.update_targets(streams, input),
+            Self::V1(g) => g.update_targets(streams, input),
         }
     }
 
@@ -248,6 +311,7 @@ impl Generation {
         match self {
             Self::V2(g) => g.pacing_rate(streams, media_rate, delivery_peak),
             Self::Draft00(g) => g.pacing_rate(streams),
+            Self::V1(g) => g.pacing_rate(),
         }
     }
 
@@ -257,6 +321,7 @@ impl Generation {
             Self::V2(g) => g.window.app_limited(),
             // Draft-00 follows every RTT sample alike.
             Self::Draft00(_) => false,
+            Self::V1(_) => false,
         }
     }
 
@@ -265,6 +330,7 @@ impl Generation {
         match self {
             Self::V2(g) => g.window.l4s_alpha(),
             Self::Draft00(_) => 0.0,
+            Self::V1(g) => g.l4s_alpha(),
         }
     }
 
@@ -275,6 +341,7 @@ impl Generation {
                 window_headroom: v2::window::headroom(&g.cfg, steadiness),
             }),
             Self::Draft00(g) => super::GenerationStats::Draft00(g.stats()),
+            Self::V1(g) => super::GenerationStats::V1(g.stats()),
         }
     }
 }

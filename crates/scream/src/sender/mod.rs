@@ -32,18 +32,20 @@
 //! stream scheduler (`scheduler`). The generation it runs ([`GenerationConfig`]) owns
 //! the congestion window law, the media rate control, the pacing rate, whether a frame
 //! is admitted to the RTP queue, and its own per-stream state (`generation`, with one
-//! folder per generation: `v2/`, `draft00/`). The configuration is split the same way:
-//! shared parameters in [`SenderConfig`], the generation's in [`V2Config`] or
+//! module per generation). The configuration is split the same way: shared parameters
+//! in [`SenderConfig`], the generation's in [`V2Config`], [`V1Config`] or
 //! [`Draft00Config`]; each is declared once with its unit, default, range and source
 //! ([`SenderConfig::params`]).
 //!
-//! `scream-draft00` ([`GenerationConfig::Draft00`]) runs the early SCReAM of
-//! draft-johansson-rmcat-scream-cc-00 (2014) for historical comparison: a LEDBAT-like
-//! window with an 80 ms one-way delay target, a media rate scaled down as the RTP
-//! queue ages, and frame skipping ([`Event::FrameSkipped`]); its module documents what
-//! that draft leaves open and what was chosen.
-//!
-//! What SCReAM V2 does differently from its draft, and why, is listed in [`v2`].
+//! - [`v2`] — SCReAM V2 (`scream-v2`, the default), and where it departs from its
+//!   draft and why.
+//! - [`v1`] — SCReAM V1 (`scream-v1`): RFC 8298 as the Ericsson code ran it before V2,
+//!   the generation of the published 2022–2023 5G studies; its departures from the RFC.
+//! - [`draft00`] — the 2014 SCReAM of draft-johansson-rmcat-scream-cc-00
+//!   (`scream-draft00`), for historical comparison: a LEDBAT-like window with an 80 ms
+//!   one-way delay target, a media rate scaled down as the RTP queue ages, and frame
+//!   skipping ([`Event::FrameSkipped`]); what that draft leaves open and what was
+//!   chosen.
 
 use crate::time::Instant;
 use crate::units::Bitrate;
@@ -146,7 +148,7 @@ mod clock;
 mod config;
 mod delay;
 mod delivery;
-mod draft00;
+pub mod draft00;
 mod events;
 mod generation;
 mod improvements;
@@ -160,6 +162,7 @@ mod scheduler;
 mod stall;
 mod stats;
 mod stream;
+pub mod v1;
 pub mod v2;
 
 use std::collections::VecDeque;
@@ -171,8 +174,8 @@ pub use draft00::Draft00Config;
 pub use events::Event;
 pub use improvements::{IMPROVEMENT_NAMES, Improvements};
 pub use params::ParamInfo;
-pub use stats::{Draft00Stats, GenerationStats, SenderStats, StreamStats, V2Stats};
-pub use v2::V2Config;
+pub use stats::{Draft00Stats, GenerationStats, SenderStats, StreamStats, V1Stats, V2Stats};
+pub use {v1::V1Config, v2::V2Config};
 
 use clock::Clock;
 use delay::DelayEstimator;
@@ -321,7 +324,7 @@ impl Sender {
             .map_or(1.0, |first| config.priority / first.config.priority);
         let id = StreamId(u32::try_from(self.streams.len()).unwrap_or(u32::MAX));
         self.streams.push(Stream::new(config, initial_seq, weight));
-        self.generation.on_stream_added();
+        self.generation.on_stream_added(&self.streams[id.index()]);
         self.update_pacing_rate();
         Ok(id)
     }
@@ -450,6 +453,8 @@ impl Sender {
         self.bytes_in_flight += u64::from(p.size_bytes);
         self.largest_packet = self.largest_packet.max(u64::from(p.size_bytes));
         self.generation.on_sent(self.bytes_in_flight);
+        self.generation
+            .on_packet_sent(idx, now, p.size_bytes, self.bytes_in_flight);
         let catch_up = self.config.pacing_catch_up;
         self.pacer
             .on_sent(now, p.size_bytes, self.pacing_rate, catch_up);

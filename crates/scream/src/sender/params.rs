@@ -18,8 +18,8 @@ pub struct ParamInfo {
     pub name: &'static str,
     /// First sentence of the parameter's documentation (its lines joined by newlines).
     pub summary: &'static str,
-    /// Unit of the number `set_param` takes: `s`, `bit/s`, `bytes` or `1` (a ratio or
-    /// count).
+    /// Unit of the number `set_param` takes: `s`, `bit/s`, `bytes`, `1` (a ratio or
+    /// count) or `0/1` (a switch: 0 off, 1 on).
     pub unit: &'static str,
     /// Default, in `unit`.
     pub default: f64,
@@ -75,6 +75,25 @@ impl ParamValue for f64 {
     }
     fn from_f64(_: &'static str, v: f64) -> Result<Self, ConfigError> {
         Ok(v)
+    }
+    fn show(self) -> String {
+        self.to_string()
+    }
+}
+
+impl ParamValue for bool {
+    const UNIT: &'static str = "0/1";
+    fn to_f64(self) -> f64 {
+        if self { 1.0 } else { 0.0 }
+    }
+    fn from_f64(field: &'static str, v: f64) -> Result<Self, ConfigError> {
+        if v == 0.0 {
+            Ok(false)
+        } else if v == 1.0 {
+            Ok(true)
+        } else {
+            Err(err(field, v, "must be 0 (off) or 1 (on)"))
+        }
     }
     fn show(self) -> String {
         self.to_string()

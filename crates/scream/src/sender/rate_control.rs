@@ -30,6 +30,7 @@ impl Sender {
             srtt: self.delay.srtt(),
             mss_bytes: self.largest_packet,
             rate_factor: self.delay.rate_factor(),
+            now,
         };
         self.generation.update_targets(&mut self.streams, &input);
         let threshold = self.config.target_event_threshold;

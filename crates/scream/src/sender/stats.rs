@@ -29,7 +29,10 @@ impl Sender {
             window_bytes: self.generation.window_bytes(),
             bytes_in_flight: self.bytes_in_flight,
             srtt: self.delay.srtt(),
-            queue_delay: self.delay.queue_delay(),
+            queue_delay: self
+                .generation
+                .queue_delay()
+                .unwrap_or_else(|| self.delay.queue_delay()),
             queue_delay_avg: self.delay.qdelay_avg(),
             l4s_alpha: self.generation.l4s_alpha(),
             rate_transmitted: rates[0].rate(),
@@ -123,6 +126,8 @@ pub struct SenderStats {
 pub enum GenerationStats {
     /// SCReAM V2.
     V2(V2Stats),
+    /// SCReAM V1.
+    V1(V1Stats),
     /// The 2014 draft-00 SCReAM.
     Draft00(Draft00Stats),
 }
@@ -159,6 +164,34 @@ pub struct Draft00Stats {
     pub frames_skipped: u64,
 }
 
+/// SCReAM V1's own state (RFC 8298 names in parentheses).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct V1Stats {
+    /// Queue delay target (`qdelay_target`); above `qdelay_target_lo` only with
+    /// competing-flows compensation.
+    pub qdelay_target: Duration,
+    /// Queue delay trend in [0, 1] (`qdelay_trend`).
+    pub qdelay_trend: f64,
+    /// Averaged queue delay over its target (`qdelay_fraction_avg`).
+    pub qdelay_fraction_avg: f64,
+    /// Whether the window is in fast increase (`in_fast_increase`).
+    pub in_fast_start: bool,
+    /// Whether the last window update capped the window at the validated bytes in
+    /// flight.
+    pub cwnd_validated: bool,
+    /// The validation limit (`max_bytes_in_flight` × head room), bytes.
+    pub max_bytes_in_flight: u64,
+    /// Fast-increase restraint after congestion, 0 to 1.
+    pub post_congestion_scale: f64,
+    /// Whether L4S counts as active (a CE event within 10 s).
+    pub l4s_active: bool,
+    /// Learnt MSS: the largest packet since the last one-second reset, bytes.
+    pub mss_bytes: u64,
+    /// Frame-size scale of the pacing rate and the send window.
+    pub pacing_scale: f64,
+}
+
 /// Per-stream state.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
@@ -176,6 +209,6 @@ pub struct StreamStats {
     /// How many times the RTP queue was discarded for being too old.
     pub queue_discards: u64,
     /// Frames not queued because the RTP queue was too old when they arrived (frame
-    /// skipping, `scream-draft00`; always 0 for SCReAM V2).
+    /// skipping, `scream-draft00`; always 0 for the other generations).
     pub frames_skipped: u64,
 }

@@ -13,6 +13,9 @@ fn defaults_are_valid() {
 
 /// A value inside the declared range of `info` and different from its default.
 fn probe(info: &ParamInfo) -> f64 {
+    if info.unit == "0/1" {
+        return 1.0 - info.default;
+    }
     let (lo, hi) = (info.min, info.max);
     let mid = if hi.is_finite() && hi < 1e9 {
         lo + (hi - lo) * 0.37

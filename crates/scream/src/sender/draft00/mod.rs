@@ -1,11 +1,11 @@
 //! `scream-draft00`: the early SCReAM of draft-johansson-rmcat-scream-cc-00
 //! (Johansson, Sarker, February 2014), kept small for historical comparison.
 //!
-//! - **Congestion window** ([`window`]): LEDBAT's law (RFC 6817) on the one-way queue
+//! - **Congestion window** (`window`): LEDBAT's law (RFC 6817) on the one-way queue
 //!   delay, with a gain up below the OWD target (80 ms) and a gain down above it; loss
 //!   scales the window by `beta_loss` (0.8) at most once per smoothed RTT; bytes in
 //!   flight may exceed the window by `cwnd_headroom`.
-//! - **Media rate control** ([`rate`]): each stream's target is its share of the
+//! - **Media rate control** (`rate`): each stream's target is its share of the
 //!   window's rate `8 · cwnd / sRTT`, times a scale factor that falls from 1 as the
 //!   largest RTP-queue age of the last five RTTs grows.
 //! - **Frame skipping**: a frame that arrives while its stream's RTP queue is older

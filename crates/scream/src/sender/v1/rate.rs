@@ -1,0 +1,301 @@
+//! Media rate control of SCReAM V1 (RFC 8298 §4.1.2.4 as the Ericsson code runs it),
+//! per stream: rate estimates over 8 × 50 ms, the frame-size pacing scale, and the
+//! target adjusted every `rate_adjust_interval` when a frame arrives.
+
+use super::config::V1Config;
+use crate::time::{Duration, Instant};
+
+/// Slots of the rate averages (reference `kRateUpDateSize`).
+const RATE_SLOTS: usize = 8;
+/// Slots of the inflection-point history (reference `kTargetBitrateHistSize`).
+const I_SLOTS: usize = 3;
+/// EWMA gain of the average frame size (reference `kFrameSizeAvgAlpha`).
+const FRAME_SIZE_AVG_G: f64 = 1.0 / 32.0;
+/// Least time between two window-full nudges.
+const FULL_WINDOW_INTERVAL: Duration = Duration::from_millis(100);
+/// Least time between two inflection-point updates when the fast increase ends.
+const I_UPDATE_INTERVAL: Duration = Duration::from_millis(500);
+/// RTP queue backlog (bits) above which the target does not increase.
+const TX_SIZE_FREEZE_BITS: f64 = 12_000.0;
+
+/// What the rate adjustment of one stream reads of the sender.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RateInput {
+    pub(crate) now: Instant,
+    pub(crate) l4s: bool,
+    pub(crate) l4s_alpha: f64,
+    /// Learnt MSS over the congestion window (L4S only, else 0).
+    pub(crate) cwnd_ratio: f64,
+    pub(crate) in_fast_start: bool,
+    pub(crate) post_congestion_scale: f64,
+    pub(crate) qdelay_trend: f64,
+    pub(crate) bytes_in_flight_ratio: f64,
+    pub(crate) competing: bool,
+    /// Age of the oldest packet in the stream's RTP queue.
+    pub(crate) rtp_queue_delay: Duration,
+    /// Bytes in the stream's RTP queue.
+    pub(crate) rtp_queue_bytes: u64,
+    pub(crate) priority: f64,
+    pub(crate) min_bps: f64,
+    pub(crate) max_bps: f64,
+}
+
+/// Per-stream state of SCReAM V1.
+#[derive(Debug, Clone)]
+pub(crate) struct V1Stream {
+    /// Internal target, bit/s.
+    pub(crate) target: f64,
+    /// Announced target before the adaptive scale (with hysteresis), bit/s.
+    pub(crate) target_h: f64,
+    pub(crate) target_rate_scale: f64,
+    target_i: f64,
+    i_hist: [f64; I_SLOTS],
+    i_ptr: usize,
+    last_adjust: Option<Instant>,
+    last_i_update: Option<Instant>,
+    last_full_window: Option<Instant>,
+    was_fast_start: bool,
+    tx_size_bits_avg: f64,
+    pub(crate) loss_flag: bool,
+    pub(crate) ce_flag: bool,
+    /// A frame arrived since the last adjustment.
+    pub(crate) frame_pending: bool,
+    /// The RTP queue was discarded since the last adjustment.
+    pub(crate) discard_pending: bool,
+    /// RTP bytes of the newest frame.
+    last_frame_bytes: u64,
+    bytes_tx: u64,
+    bytes_acked: u64,
+    bytes_rtp: u64,
+    hist_tx: [f64; RATE_SLOTS],
+    hist_acked: [f64; RATE_SLOTS],
+    hist_rtp: [f64; RATE_SLOTS],
+    hist_ptr: usize,
+    updates: u32,
+    pub(crate) rate_tx: f64,
+    pub(crate) rate_acked: f64,
+    pub(crate) rate_rtp: f64,
+    frame_size_avg: f64,
+    /// Frame-size scale of pacing and the send window.
+    pub(crate) pacing_scale: f64,
+}
+
+impl V1Stream {
+    pub(crate) fn new(start_bps: f64) -> Self {
+        Self {
+            target: start_bps,
+            target_h: start_bps,
+            target_rate_scale: 1.0,
+            target_i: 1.0,
+            i_hist: [0.0; I_SLOTS],
+            i_ptr: 0,
+            last_adjust: None,
+            last_i_update: None,
+            last_full_window: None,
+            was_fast_start: false,
+            tx_size_bits_avg: 0.0,
+            loss_flag: false,
+            ce_flag: false,
+            frame_pending: false,
+            discard_pending: false,
+            last_frame_bytes: 0,
+            bytes_tx: 0,
+            bytes_acked: 0,
+            bytes_rtp: 0,
+            hist_tx: [0.0; RATE_SLOTS],
+            hist_acked: [0.0; RATE_SLOTS],
+            hist_rtp: [0.0; RATE_SLOTS],
+            hist_ptr: 0,
+            updates: 0,
+            rate_tx: 0.0,
+            rate_acked: 0.0,
+            rate_rtp: 0.0,
+            frame_size_avg: 0.0,
+            pacing_scale: 1.0,
+        }
+    }
+
+    /// The larger of the transmitted and the acknowledged rate, bit/s.
+    pub(crate) fn max_rate(&self) -> f64 {
+        self.rate_tx.max(self.rate_acked)
+    }
+
+    /// The target the encoder is given, bit/s.
+    pub(crate) fn output(&self) -> f64 {
+        self.target_rate_scale * self.target_h
+    }
+
+    pub(crate) fn on_sent(&mut self, size: u64) {
+        self.bytes_tx += size;
+    }
+
+    pub(crate) fn on_acked(&mut self, size: u64) {
+        self.bytes_acked += size;
+    }
+
+    /// A frame of `rtp_bytes` (packets with headers) entered the RTP queue, which now
+    /// holds `queue_bytes`.
+    pub(crate) fn on_frame(&mut self, cfg: &V1Config, rtp_bytes: u64, queue_bytes: u64) {
+        self.bytes_rtp += rtp_bytes;
+        self.last_frame_bytes = rtp_bytes;
+        self.frame_pending = true;
+        let size = rtp_bytes as f64;
+        self.frame_size_avg = if self.frame_size_avg == 0.0 {
+            size
+        } else {
+            FRAME_SIZE_AVG_G * size + (1.0 - FRAME_SIZE_AVG_G) * self.frame_size_avg
+        };
+        let frame = (queue_bytes as f64).max(size);
+        self.pacing_scale = if self.frame_size_avg > 500.0 {
+            (frame / self.frame_size_avg).clamp(1.0, cfg.max_adaptive_pacing_scale)
+        } else {
+            1.0
+        };
+    }
+
+    /// The RTP queue was cleared.
+    pub(crate) fn on_discard(&mut self) {
+        self.discard_pending = true;
+        self.target_rate_scale = 1.0;
+        self.tx_size_bits_avg = 0.0;
+    }
+
+    /// The 50 ms rate estimate; `dt` is the time since the previous one (`None` the
+    /// first time, which only starts the counters).
+    pub(crate) fn update_rates(&mut self, cfg: &V1Config, dt: Option<Duration>) {
+        if let Some(dt) = dt.filter(|d| !d.is_zero()) {
+            let secs = dt.as_secs_f64();
+            self.updates = self.updates.saturating_add(1);
+            let p = self.hist_ptr;
+            self.hist_tx[p] = self.bytes_tx as f64 * 8.0 / secs;
+            self.hist_acked[p] = self.bytes_acked as f64 * 8.0 / secs;
+            self.hist_rtp[p] = self.bytes_rtp as f64 * 8.0 / secs;
+            self.hist_ptr = (p + 1) % RATE_SLOTS;
+            let mean = |h: &[f64; RATE_SLOTS]| h.iter().sum::<f64>() / RATE_SLOTS as f64;
+            self.rate_tx = mean(&self.hist_tx);
+            self.rate_acked = mean(&self.hist_acked);
+            self.rate_rtp = mean(&self.hist_rtp);
+            if self.rate_rtp > 0.0
+                && cfg.adaptive_target_rate_scale
+                && self.updates as usize > RATE_SLOTS
+            {
+                let diff = self.target * self.target_rate_scale / self.rate_rtp;
+                self.target_rate_scale =
+                    (0.98 * self.target_rate_scale + 0.02 * diff).clamp(0.8, 1.1);
+            }
+        }
+        self.bytes_tx = 0;
+        self.bytes_acked = 0;
+        self.bytes_rtp = 0;
+    }
+
+    fn update_target_i(&mut self, br: f64) {
+        let v = br.min(self.target);
+        self.i_hist[self.i_ptr] = v;
+        self.i_ptr = (self.i_ptr + 1) % I_SLOTS;
+        self.target_i = self.i_hist.iter().copied().fold(v, f64::max);
+    }
+
+    /// The rate adjustment run when a frame arrived (the code's
+    /// `updateTargetBitrateOld`).
+    pub(crate) fn adjust(&mut self, cfg: &V1Config, x: &RateInput) {
+        self.frame_pending = false;
+        let now = x.now;
+        let br = self.max_rate();
+        let rtp_limit = self.rate_rtp.max(br);
+        let last_adjust = *self.last_adjust.get_or_insert(now);
+        if self.loss_flag || self.ce_flag {
+            self.update_target_i(br);
+            self.last_i_update = Some(now);
+            if self.loss_flag {
+                self.target = x.min_bps.max(self.target * cfg.loss_event_rate_scale);
+            } else if x.l4s {
+                let t = self.target * (1.0 - x.l4s_alpha / 2.0) + self.target * x.cwnd_ratio;
+                self.target = t.clamp(x.min_bps, x.max_bps);
+            } else {
+                self.target = x.min_bps.max(self.target * cfg.ecn_ce_event_rate_scale);
+            }
+            self.loss_flag = false;
+            self.ce_flag = false;
+            self.last_adjust = Some(now);
+        } else {
+            let since_full = self
+                .last_full_window
+                .map_or(Duration::MAX, |t| now.saturating_duration_since(t));
+            if x.bytes_in_flight_ratio > 0.9 && since_full > FULL_WINDOW_INTERVAL {
+                self.target *= cfg.target_rate_scale_rtp_qdelay;
+                self.last_full_window = Some(now);
+            }
+            if now.saturating_duration_since(last_adjust) < cfg.rate_adjust_interval {
+                return;
+            }
+            let step = cfg.rate_adjust_interval.as_secs_f64();
+            let scl_i =
+                (((self.target - self.target_i) / self.target_i * 4.0).powi(2)).clamp(0.2, 1.0);
+            let tx_limit = (self.target * 0.02).trunc();
+            let tx_size_bits = (x.rtp_queue_bytes.saturating_sub(self.last_frame_bytes) as f64
+                * 8.0)
+                .min(tx_limit);
+            self.tx_size_bits_avg = 0.5 * self.tx_size_bits_avg + 0.5 * tx_size_bits;
+            let mut ramp = cfg.ramp_up_speed.bps().min(self.target * cfg.ramp_up_scale);
+            if x.competing {
+                ramp *= 2.0;
+            }
+            if core::mem::take(&mut self.discard_pending) {
+                // The queue was just cleared: no rate change this time.
+            } else if x.in_fast_start && x.rtp_queue_delay < cfg.rtp_qdelay_th {
+                let mut inc = ramp * step * scl_i * x.priority.sqrt();
+                if self.target > rtp_limit {
+                    inc *= 1.0 + (rtp_limit / self.target - 1.0).max(-1.0);
+                }
+                inc *= x.post_congestion_scale;
+                self.target += inc;
+                self.was_fast_start = true;
+            } else {
+                if self.was_fast_start {
+                    self.was_fast_start = false;
+                    let due = self
+                        .last_i_update
+                        .is_none_or(|t| now.saturating_duration_since(t) > I_UPDATE_INTERVAL);
+                    if due {
+                        self.update_target_i(br);
+                        self.last_i_update = Some(now);
+                    }
+                }
+                let guard = cfg.pre_congestion_guard
+                    * x.qdelay_trend
+                    * if x.competing { 0.05 } else { 1.0 };
+                let mut inc = br * (1.0 - guard)
+                    - cfg.tx_queue_size_factor * self.tx_size_bits_avg
+                    - self.target;
+                if tx_size_bits > TX_SIZE_FREEZE_BITS && inc > 0.0 {
+                    inc = 0.0;
+                }
+                if inc > 0.0 {
+                    self.was_fast_start = true;
+                    inc *= 1.0 + x.cwnd_ratio + 0.05 * (50_000.0 / self.target).min(1.0);
+                    if !x.competing {
+                        inc = inc.min(ramp * step);
+                    }
+                    if self.target > rtp_limit {
+                        inc *= 1.0 + (2.0 * (rtp_limit / self.target - 1.0)).max(-1.0);
+                    }
+                } else {
+                    if rtp_limit < self.target {
+                        inc *= 1.0 + (2.0 * (rtp_limit / self.target - 1.0)).max(-1.0);
+                    }
+                    if rtp_limit > 2.0 * self.target {
+                        inc = 0.0;
+                    }
+                }
+                self.target += inc;
+            }
+            self.last_adjust = Some(now);
+        }
+        self.target = self.target.clamp(x.min_bps, x.max_bps);
+        let diff = (self.target - self.target_h) / self.target_h;
+        if diff > cfg.target_hysteresis || diff < -cfg.target_hysteresis / 4.0 {
+            self.target_h = self.target;
+        }
+    }
+}
