@@ -16,7 +16,7 @@ const CASES: [(&str, &str, &[&str]); 2] = [
     ("ericsson-default", "ericsson-default", &[]),
     (
         "single flow 100 Mbit/s, 100 s",
-        "paper-step",
+        "paper-step-v2",
         &[
             "name=bench-100mbps",
             "link.capacity_mbps=100",

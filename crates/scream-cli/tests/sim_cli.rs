@@ -10,20 +10,7 @@ fn scenarios_lists_every_builtin_with_a_description() {
     let o = scream(&["scenarios"], dir.path());
     assert!(o.status.success(), "{}", stderr(&o));
     let out = String::from_utf8_lossy(&o.stdout);
-    for name in [
-        "default",
-        "paper-step",
-        "ericsson-default",
-        "ericsson-default-ecn",
-        "ericsson-default-delay",
-        "5g-synthetic",
-        "lte-synthetic",
-        "l4s-dualpi2-50mbps",
-        "two-flows",
-        "two-streams",
-        "eight-l4s-flows",
-        "feedback-blackout",
-    ] {
+    for name in scream_sim::scenario::builtin::names() {
         let line = out
             .lines()
             .find(|l| l.split_whitespace().next() == Some(name))

@@ -14,12 +14,12 @@ kind = "one-at-a-time"
 
 [[base]]
 name = "l4s"
-scenario = "paper-step"
+scenario = "paper-step-v2"
 set = ["duration_s=0.5"]
 
 [[base]]
 name = "no-ecn"
-scenario = "paper-step"
+scenario = "paper-step-v2"
 set = ["duration_s=0.5", "flows.0.ecn=none", "link.queue.kind=tail-drop"]
 
 [[axis]]
@@ -88,7 +88,7 @@ fn a_bad_spec_is_one_line_with_its_place() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(
         dir.path().join("bad.toml"),
-        "[[base]]\nscenario = \"paper-step\"\n[design]\nkind = \"factorial\"\n[[axis]]\nkey = \"link.capacity_mbps\"\nvalues = []\n",
+        "[[base]]\nscenario = \"paper-step-v2\"\n[design]\nkind = \"factorial\"\n[[axis]]\nkey = \"link.capacity_mbps\"\nvalues = []\n",
     )
     .expect("spec");
     let o = scream(&["sweep", "bad.toml"], dir.path());

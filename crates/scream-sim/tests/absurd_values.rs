@@ -10,14 +10,14 @@ use scream_sim::scenario::ranges;
 use scream_sim::{Scenario, SimError, run};
 use std::path::PathBuf;
 
-/// The paper-step scenario (one faithful SCReAM flow) shortened to 2 s, with `sets` applied as on the command line.
+/// The paper-step-v2 scenario (one faithful SCReAM V2 flow) shortened to 2 s, with `sets` applied as on the command line.
 fn plain_with(sets: &[&str]) -> Scenario {
     let mut all = vec!["duration_s=2"];
     all.extend_from_slice(sets);
-    load_builtin("paper-step", &overrides(&all)).expect("the overrides load")
+    load_builtin("paper-step-v2", &overrides(&all)).expect("the overrides load")
 }
 
-/// The validation error of the paper-step scenario with `sets`, as `scream sim` prints it.
+/// The validation error of the paper-step-v2 scenario with `sets`, as `scream sim` prints it.
 fn refusal(sets: &[&str]) -> String {
     match plain_with(sets).validate() {
         Err(e) => e.to_string(),
@@ -34,7 +34,7 @@ fn trace_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
-/// The error of running the paper-step scenario over the capacity trace `text`.
+/// The error of running the paper-step-v2 scenario over the capacity trace `text`.
 fn trace_run_error(name: &str, text: &str, format: &str) -> String {
     let path = trace_file(name, text);
     let trace = format!("link.trace={}", path.display());

@@ -32,12 +32,15 @@ fn a_list_of_names_loads_and_runs() {
 fn set_takes_a_list_or_a_single_name() {
     let first = Improvements::names()[0];
     let list = format!("flows.0.improvements=[\"{first}\"]");
-    let s: Scenario = load_builtin("paper-step", &overrides(&[&list])).expect("loads");
+    let s: Scenario = load_builtin("paper-step-v2", &overrides(&[&list])).expect("loads");
     assert_eq!(s.flows[0].improvements, [first]);
-    let s: Scenario = load_builtin("paper-step", &[]).expect("loads");
-    assert!(s.flows[0].improvements.is_empty(), "paper-step is faithful");
+    let s: Scenario = load_builtin("paper-step-v2", &[]).expect("loads");
+    assert!(
+        s.flows[0].improvements.is_empty(),
+        "paper-step-v2 is faithful"
+    );
     let s: Scenario =
-        load_builtin("paper-step", &overrides(&["flows.0.improvements=all"])).expect("loads");
+        load_builtin("paper-step-v2", &overrides(&["flows.0.improvements=all"])).expect("loads");
     assert_eq!(s.flows[0].improvements, ["all"]);
     assert_eq!(s.validate(), Ok(()));
 }
@@ -57,7 +60,7 @@ fn an_unknown_name_is_refused_naming_it_and_the_known_ones() {
 
 #[test]
 fn a_value_of_the_wrong_type_names_the_key() {
-    let e = load_builtin::<Scenario>("paper-step", &overrides(&["flows.0.improvements=3"]))
+    let e = load_builtin::<Scenario>("paper-step-v2", &overrides(&["flows.0.improvements=3"]))
         .expect_err("refused")
         .to_string();
     assert!(e.contains("improvements"), "{e}");

@@ -19,12 +19,12 @@ fn refused(text: &str) -> String {
 const BASES: &str = r#"
 [[base]]
 name = "l4s"
-scenario = "paper-step"
+scenario = "paper-step-v2"
 set = ["duration_s=1"]
 
 [[base]]
 name = "no-ecn"
-scenario = "paper-step"
+scenario = "paper-step-v2"
 set = ["duration_s=1", "flows.0.ecn=none", "link.queue.kind=tail-drop"]
 "#;
 
@@ -102,7 +102,7 @@ fn a_factorial_of_nine_two_valued_axes_is_512_distinct_points() {
         ["10.0", "20.0"],
     ];
     let mut text =
-        "[design]\nkind = \"factorial\"\n[[base]]\nscenario = \"paper-step\"\n".to_owned();
+        "[design]\nkind = \"factorial\"\n[[base]]\nscenario = \"paper-step-v2\"\n".to_owned();
     for (k, v) in real.iter().zip(values) {
         text.push_str(&format!(
             "[[axis]]\nkey = \"{k}\"\nvalues = [{}, {}]\n",
@@ -134,7 +134,7 @@ samples = {samples}
 seed = {seed}
 
 [[base]]
-scenario = "paper-step"
+scenario = "paper-step-v2"
 set = ["duration_s=1"]
 
 [[axis]]
@@ -215,7 +215,7 @@ seeds = [3, 5]
 [design]
 kind = "list"
 [[base]]
-scenario = "paper-step"
+scenario = "paper-step-v2"
 set = ["duration_s=1"]
 [[point]]
 set = ["link.capacity_mbps=5", "flows.0.ecn=l4s"]
@@ -233,17 +233,17 @@ set = ["flows.0.ecn=\"none\""]
     assert_eq!(
         ids,
         [
-            "paper-step/p0/s3",
-            "paper-step/p0/s5",
-            "paper-step/p1/s3",
-            "paper-step/p1/s5"
+            "paper-step-v2/p0/s3",
+            "paper-step-v2/p0/s5",
+            "paper-step-v2/p1/s3",
+            "paper-step-v2/p1/s5"
         ]
     );
 }
 
 #[test]
 fn seeds_default_to_the_scenario_and_a_count_means_one_to_n() {
-    let one = "[design]\nkind = \"factorial\"\n[[base]]\nscenario = \"paper-step\"\nset = [\"seed=9\"]\n[[axis]]\nkey = \"link.capacity_mbps\"\nvalues = [5, 10]\n";
+    let one = "[design]\nkind = \"factorial\"\n[[base]]\nscenario = \"paper-step-v2\"\nset = [\"seed=9\"]\n[[axis]]\nkey = \"link.capacity_mbps\"\nvalues = [5, 10]\n";
     assert_eq!(plan(one).bases()[0].seeds, [9]);
     let three = format!("seeds = 3\n{one}");
     assert_eq!(plan(&three).bases()[0].seeds, [1, 2, 3]);
@@ -253,7 +253,7 @@ fn seeds_default_to_the_scenario_and_a_count_means_one_to_n() {
 #[test]
 fn grid_ranges_give_evenly_spaced_readable_values() {
     let p = plan(
-        "[design]\nkind = \"one-at-a-time\"\n[[base]]\nscenario = \"paper-step\"\n[[axis]]\nkey = \"flows.0.params.qdelay_target\"\nrange = [0.02, 0.2]\nsteps = 10\n",
+        "[design]\nkind = \"one-at-a-time\"\n[[base]]\nscenario = \"paper-step-v2\"\n[[axis]]\nkey = \"flows.0.params.qdelay_target\"\nrange = [0.02, 0.2]\nsteps = 10\n",
     );
     let cells: Vec<String> = p
         .points()
@@ -270,7 +270,7 @@ fn grid_ranges_give_evenly_spaced_readable_values() {
 
 #[test]
 fn bad_specs_are_refused_with_line_and_key() {
-    let head = "[[base]]\nscenario = \"paper-step\"\n";
+    let head = "[[base]]\nscenario = \"paper-step-v2\"\n";
     let e = refused(&format!("{head}[design]\nkind = \"factorail\"\n"));
     assert!(e.starts_with("spec.toml:"), "{e}");
     assert!(e.contains("factorial"), "{e}");
@@ -309,9 +309,9 @@ fn bad_specs_are_refused_with_line_and_key() {
     ));
     assert!(e.contains("seeds"), "{e}");
     let e = refused(&format!(
-        "{head}[[base]]\nscenario = \"paper-step\"\n[design]\nkind = \"list\"\n[[point]]\nset = []\n"
+        "{head}[[base]]\nscenario = \"paper-step-v2\"\n[design]\nkind = \"list\"\n[[point]]\nset = []\n"
     ));
-    assert!(e.contains("second base named \"paper-step\""), "{e}");
+    assert!(e.contains("second base named \"paper-step-v2\""), "{e}");
     let e = refused(&format!(
         "{head}[design]\nkind = \"factorial\"\n[[axis]]\nkey = \"link.capacity_mbps\"\nvalues = [1]\nbogus = 2\n"
     ));
@@ -321,7 +321,7 @@ fn bad_specs_are_refused_with_line_and_key() {
 #[test]
 fn a_misspelt_key_is_refused_before_it_fails_every_run() {
     let e = refused(
-        "[[base]]\nscenario = \"paper-step\"\n[design]\nkind = \"one-at-a-time\"\n[[axis]]\nkey = \"flows.0.params.qdelay_targt\"\nvalues = [0.02, 0.04]\n",
+        "[[base]]\nscenario = \"paper-step-v2\"\n[design]\nkind = \"one-at-a-time\"\n[[axis]]\nkey = \"flows.0.params.qdelay_targt\"\nvalues = [0.02, 0.04]\n",
     );
     assert!(e.starts_with("spec.toml:6:"), "{e}");
     assert!(
@@ -330,7 +330,7 @@ fn a_misspelt_key_is_refused_before_it_fails_every_run() {
     );
     // One bad value among good ones is not a misspelt key: its runs record the error.
     plan(
-        "[[base]]\nscenario = \"paper-step\"\n[design]\nkind = \"one-at-a-time\"\n[[axis]]\nkey = \"link.capacity_mbps\"\nvalues = [-5, 10]\n",
+        "[[base]]\nscenario = \"paper-step-v2\"\n[design]\nkind = \"one-at-a-time\"\n[[axis]]\nkey = \"link.capacity_mbps\"\nvalues = [-5, 10]\n",
     );
 }
 
@@ -346,22 +346,22 @@ fn absurd_sizes_are_refused_with_the_limit() {
         })
         .collect();
     let e = refused(&format!(
-        "[[base]]\nscenario = \"paper-step\"\n[design]\nkind = \"factorial\"\n{axes}"
+        "[[base]]\nscenario = \"paper-step-v2\"\n[design]\nkind = \"factorial\"\n{axes}"
     ));
     assert!(
         e.contains(&MAX_RUNS.to_string()) && e.contains("100000000 runs"),
         "{e}"
     );
     let e = refused(
-        "seeds = 2000000\n[[base]]\nscenario = \"paper-step\"\n[design]\nkind = \"factorial\"\n",
+        "seeds = 2000000\n[[base]]\nscenario = \"paper-step-v2\"\n[design]\nkind = \"factorial\"\n",
     );
     assert!(e.contains("limit"), "{e}");
     let e = refused(
-        "[[base]]\nscenario = \"paper-step\"\n[design]\nkind = \"random\"\nsamples = 5000000\n[[axis]]\nkey = \"link.capacity_mbps\"\nrange = [1, 2]\n",
+        "[[base]]\nscenario = \"paper-step-v2\"\n[design]\nkind = \"random\"\nsamples = 5000000\n[[axis]]\nkey = \"link.capacity_mbps\"\nrange = [1, 2]\n",
     );
     assert!(e.contains("limit"), "{e}");
     let e = refused(
-        "[[base]]\nscenario = \"paper-step\"\n[design]\nkind = \"one-at-a-time\"\n[[axis]]\nkey = \"link.capacity_mbps\"\nrange = [1, 2]\nsteps = 0\n",
+        "[[base]]\nscenario = \"paper-step-v2\"\n[design]\nkind = \"one-at-a-time\"\n[[axis]]\nkey = \"link.capacity_mbps\"\nrange = [1, 2]\nsteps = 0\n",
     );
     assert!(e.contains("steps must be"), "{e}");
 }

@@ -43,7 +43,7 @@ seeds = 2
 [design]
 kind = "one-at-a-time"
 [[base]]
-scenario = "paper-step"
+scenario = "paper-step-v2"
 set = ["duration_s=0.5"]
 [[axis]]
 key = "link.capacity_mbps"
@@ -202,7 +202,7 @@ fn results_do_not_depend_on_the_thread_count() {
 fn metrics_are_the_sample_means_and_the_summary_distributions() {
     let dir = TempDir::new("metrics");
     let p = plan(
-        "[design]\nkind = \"list\"\n[[base]]\nscenario = \"paper-step\"\nset = [\"duration_s=3\"]\n[[point]]\nset = [\"link.capacity_mbps=8\"]\n",
+        "[design]\nkind = \"list\"\n[[base]]\nscenario = \"paper-step-v2\"\nset = [\"duration_s=3\"]\n[[point]]\nset = [\"link.capacity_mbps=8\"]\n",
     );
     sweep(&p, &dir.0, 1, false).expect("runs");
     let row = &rows(&dir.0)[0];
@@ -212,7 +212,7 @@ fn metrics_are_the_sample_means_and_the_summary_distributions() {
             .unwrap_or_else(|_| panic!("{k}: {row:?}"))
     };
     let scenario: scream_sim::Scenario = scream_sim::scenario::load::load_builtin(
-        "paper-step",
+        "paper-step-v2",
         &common::overrides(&["duration_s=3", "link.capacity_mbps=8"]),
     )
     .expect("loads");
@@ -244,7 +244,7 @@ fn metrics_are_the_sample_means_and_the_summary_distributions() {
 fn kept_runs_have_their_output_folder() {
     let dir = TempDir::new("keep");
     let p = plan(
-        "[design]\nkind = \"list\"\n[[base]]\nname = \"b\"\nscenario = \"paper-step\"\nset = [\"duration_s=0.5\"]\n[[point]]\nset = [\"link.capacity_mbps=8\"]\n",
+        "[design]\nkind = \"list\"\n[[base]]\nname = \"b\"\nscenario = \"paper-step-v2\"\nset = [\"duration_s=0.5\"]\n[[point]]\nset = [\"link.capacity_mbps=8\"]\n",
     );
     let clock = TickClock::default();
     let options = Options {

@@ -57,7 +57,7 @@ fn the_doc_gives_every_metric_its_declared_unit() {
 #[test]
 fn a_sweeps_header_is_the_declared_columns_around_its_parameters() {
     let plan = Plan::from_str(
-        "[design]\nkind = \"factorial\"\n[[base]]\nscenario = \"paper-step\"\n[[axis]]\nkey = \"link.capacity_mbps\"\nvalues = [5]\n",
+        "[design]\nkind = \"factorial\"\n[[base]]\nscenario = \"paper-step-v2\"\n[[axis]]\nkey = \"link.capacity_mbps\"\nvalues = [5]\n",
         "spec.toml",
         None,
     )

@@ -27,6 +27,10 @@ macro_rules! builtin {
 pub const BUILTINS: &[Builtin] = &[
     builtin!("default"),
     builtin!("paper-step"),
+    builtin!("paper-step-v2"),
+    builtin!("paper-5g"),
+    builtin!("paper-5g-v2"),
+    builtin!("paper-tuning"),
     builtin!("ericsson-default"),
     builtin!("ericsson-default-ecn"),
     builtin!("ericsson-default-delay"),
@@ -75,11 +79,11 @@ mod tests {
     }
 
     #[test]
-    fn default_is_paper_step_plus_an_outage_with_every_improvement() {
+    fn default_is_paper_step_v2_plus_an_outage_with_every_improvement() {
         let load = |name: &str| -> crate::Scenario {
             crate::scenario::load::load_builtin(name, &[]).expect(name)
         };
-        let (mut default, paper) = (load("default"), load("paper-step"));
+        let (mut default, paper) = (load("default"), load("paper-step-v2"));
         let flow = &mut default.flows[0];
         assert_eq!(flow.improvements, ["all"]);
         flow.improvements.clear();
