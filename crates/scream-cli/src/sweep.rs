@@ -11,7 +11,8 @@ use crate::progress::Progress;
 /// Arguments of `scream sweep`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct SweepArgs {
-    /// Sweep spec file (TOML; see docs/sweeps.md).
+    /// Sweep spec file (TOML; see docs/sweeps.md), or the name of a built-in study
+    /// (paper-standalone, paper-hybrid; docs/studies.md).
     spec: PathBuf,
     /// Threads to run on (default: the available cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -48,7 +49,7 @@ impl Clock for WallClock {
 }
 
 pub(crate) fn main(args: &SweepArgs) -> Result<String, String> {
-    let plan = Plan::from_file(&args.spec).map_err(|e| e.to_string())?;
+    let plan = load_plan(&args.spec)?;
     let out_dir = args
         .out
         .clone()
@@ -92,6 +93,20 @@ pub(crate) fn main(args: &SweepArgs) -> Result<String, String> {
         ));
     }
     Ok(finished(&plan, &outcome, jobs))
+}
+
+/// The spec at `spec`, or the built-in study of that name when no such file exists.
+fn load_plan(spec: &Path) -> Result<Plan, String> {
+    if !spec.exists() {
+        if let Some(study) = spec.to_str().and_then(sweep::builtin::find) {
+            return Plan::from_str(study.text, &format!("{}.toml", study.name), None)
+                .map_err(|e| e.to_string());
+        }
+    }
+    Plan::from_file(spec).map_err(|e| {
+        let names: Vec<&str> = sweep::builtin::STUDIES.iter().map(|s| s.name).collect();
+        format!("{e} (built-in studies: {})", names.join(", "))
+    })
 }
 
 /// The closing lines: what ran, how fast, where the results are.

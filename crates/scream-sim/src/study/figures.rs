@@ -18,6 +18,30 @@ fn label(s: &str) -> String {
     }
 }
 
+/// A parameter key without the part every study repeats: `flows.0.params.mss_bytes`
+/// reads `mss_bytes`, `flows.0.max_bitrate_mbps` reads `max_bitrate_mbps`.
+fn short_key(key: &str) -> &str {
+    if let Some(i) = key.find(".params.") {
+        return &key[i + ".params.".len()..];
+    }
+    match key.strip_prefix("flows.") {
+        Some(rest) => rest.split_once('.').map_or(key, |(_, tail)| tail),
+        None => key,
+    }
+}
+
+/// Legend labels for `keys`: shortened when that keeps them apart (the keys of two
+/// flows' same parameter stay whole).
+fn key_labels(keys: &[&str]) -> Vec<String> {
+    let short: Vec<&str> = keys.iter().map(|k| short_key(k)).collect();
+    let distinct = short
+        .iter()
+        .enumerate()
+        .all(|(i, a)| short.iter().skip(i + 1).all(|b| a != b));
+    let chosen = if distinct { short } else { keys.to_vec() };
+    chosen.into_iter().map(label).collect()
+}
+
 /// `throughput_mbps (Mbit/s)`; a ratio has no unit.
 pub(super) fn axis_label(column: &str) -> String {
     match metric_of_column(column).map(|m| m.unit) {
@@ -55,10 +79,12 @@ pub(super) fn one_at_a_time(
             }
         }
     }
+    let labels = key_labels(&axes);
     let series: Vec<Series> = axes
         .iter()
+        .zip(labels)
         .enumerate()
-        .map(|(color, axis)| {
+        .map(|(color, (axis, axis_label))| {
             let mut pts: Vec<(f64, f64)> = points
                 .iter()
                 .filter(|p| p.base == base && p.axis.as_deref() == Some(*axis))
@@ -66,7 +92,7 @@ pub(super) fn one_at_a_time(
                 .collect();
             pts.sort_by(|a, b| a.0.total_cmp(&b.0));
             Series {
-                label: label(axis),
+                label: axis_label,
                 points: pts,
                 color,
                 style: Style::Line,
@@ -160,4 +186,24 @@ pub(super) fn pareto(
         x_is_index: false,
         series,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legend_keys_drop_the_repeated_prefix_unless_two_would_read_alike() {
+        let keys = [
+            "flows.0.params.mss_bytes",
+            "flows.0.max_bitrate_mbps",
+            "link.capacity_mbps",
+        ];
+        assert_eq!(
+            key_labels(&keys),
+            ["mss_bytes", "max_bitrate_mbps", "link.capacity_mbps"]
+        );
+        let two_flows = ["flows.0.params.mss_bytes", "flows.1.params.mss_bytes"];
+        assert_eq!(key_labels(&two_flows), two_flows);
+    }
 }

@@ -12,6 +12,7 @@
 //! The simulator reads no clock; the caller passes one ([`Clock`]) for the wall time
 //! of each run.
 
+pub mod builtin;
 mod columns;
 mod design;
 mod execute;

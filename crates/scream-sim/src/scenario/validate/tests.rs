@@ -167,3 +167,28 @@ fn unnamed_links_in_a_list_are_rejected() {
     };
     assert_eq!(s.validate().unwrap_err().key, "links[0].name");
 }
+
+#[test]
+fn a_maximum_below_the_minimum_is_refused_but_a_start_outside_them_is_not() {
+    let e = flow_error(|f| {
+        f.min_bitrate_mbps = 5.0;
+        f.max_bitrate_mbps = 2.0;
+    });
+    assert_eq!(
+        e.to_string(),
+        "flows[0].max_bitrate_mbps must be >= min_bitrate_mbps"
+    );
+    // The sender brings the start into [min, max], as a study sweeping the minimum past
+    // its registered start needs.
+    let mut s = Scenario::default();
+    s.flows[0].min_bitrate_mbps = 5.0;
+    s.flows[0].start_bitrate_mbps = 1.0;
+    assert_eq!(s.validate(), Ok(()));
+    s.duration_s = 0.5;
+    let r = crate::run(&s, 1, None).unwrap();
+    let first = r.samples.first().and_then(|x| x.target_mbps).unwrap();
+    assert!(
+        (first - 5.0).abs() < 1e-9,
+        "the first target is the minimum: {first}"
+    );
+}
