@@ -37,12 +37,34 @@ mod tests {
     use super::*;
     use crate::sweep::Plan;
 
+    /// The studies name the shared data relative to the repository root, where they
+    /// are run; the test runs in the crate's folder.
+    fn from_repository_root(text: &str) -> String {
+        let shared = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/");
+        text.replace("../shared/", shared)
+    }
+
     #[test]
     fn every_study_plans_under_its_own_name() {
+        let trace = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/data/links/lumos5g-5g_trace_54_walking.tsv"
+        );
         for s in STUDIES {
-            let plan = Plan::from_str(s.text, &format!("{}.toml", s.name), None)
-                .unwrap_or_else(|e| panic!("{}: {e}", s.name));
-            assert_eq!(plan.name, s.name);
+            let planned = Plan::from_str(
+                &from_repository_root(s.text),
+                &format!("{}.toml", s.name),
+                None,
+            );
+            match planned {
+                Ok(plan) => assert_eq!(plan.name, s.name),
+                // Without the shared data beside the repository the plan must say which
+                // file it misses.
+                Err(e) if !std::path::Path::new(trace).exists() => {
+                    assert!(e.to_string().contains("link.trace"), "{}: {e}", s.name);
+                }
+                Err(e) => panic!("{}: {e}", s.name),
+            }
         }
     }
 }
