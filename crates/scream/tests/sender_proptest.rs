@@ -118,6 +118,7 @@ fn setup() -> impl Strategy<Value = Setup> {
         prop_oneof![Just(0.5), Just(1e6), Just(1e-6)],
         any::<bool>(),
         prop_oneof![Just(1_000_000u64), Just(1_000_000_000_000_000_000)],
+        prop_oneof![2 => Just(0u8), 1 => Just(1), 1 => Just(2)],
     )
         .prop_map(
             |(
@@ -130,7 +131,9 @@ fn setup() -> impl Strategy<Value = Setup> {
                 priority_ratio,
                 extreme,
                 start_ns,
+                generation,
             )| Setup {
+                generation,
                 ecn,
                 mss_bytes,
                 catch_up_ms,

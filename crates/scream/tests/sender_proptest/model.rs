@@ -4,8 +4,8 @@
 
 use super::ops::{FeedbackOp, Op, Setup, When};
 use scream::sender::{
-    MAX_TIME_STEP, MediaFrame, Sender, SenderConfig, StreamConfig, StreamId, TIME_JITTER_TOLERANCE,
-    Transmit,
+    GENERATION_NAMES, MAX_TIME_STEP, MediaFrame, Sender, SenderConfig, StreamConfig, StreamId,
+    TIME_JITTER_TOLERANCE, Transmit,
 };
 use scream::{
     Bitrate, Duration, Ecn, Feedback, Instant, PacketReport, PacketStatus, RemoteInstant,
@@ -130,7 +130,25 @@ struct Model {
     /// Sender time of the latest transmission.
     last_sent: Option<u64>,
     queue_limit: Duration,
+    /// The window's floor: V2's `min_ref_wnd_bytes`; the older generations derive theirs
+    /// from the MSS, so the model asks only for a positive window there.
     min_wnd: u64,
+}
+
+/// The base configuration of `setup`'s generation.
+fn base_config(setup: &Setup) -> SenderConfig {
+    let name = GENERATION_NAMES[usize::from(setup.generation) % GENERATION_NAMES.len()];
+    SenderConfig::for_generation(name).expect("a listed generation")
+}
+
+/// The slowest pacing rate of `cfg`'s generation, bit/s (mirrors the generations:
+/// RFC 8298 `RATE_PACE_MIN` as V1's code and draft-00 here take it).
+fn pacing_floor_bps(cfg: &SenderConfig) -> f64 {
+    match cfg.v2() {
+        Some(v2) => v2.rate_pace_min.bps(),
+        None if cfg.v1().is_some() => 100_000.0,
+        None => 50_000.0,
+    }
 }
 
 macro_rules! ensure {
@@ -149,14 +167,14 @@ impl Model {
             pacing_catch_up: Duration::from_millis(u64::from(setup.catch_up_ms)),
             in_flight_timeout: Duration::from_millis(u64::from(setup.in_flight_timeout_ms)),
             max_rtp_queue_delay: Duration::from_millis(u64::from(setup.max_queue_ms)),
-            ..SenderConfig::default()
+            ..base_config(setup)
         };
         cfg.validate().map_err(|e| e.to_string())?;
         let reorder = cfg.reorder_time.as_nanos() as u64;
         let timeout = cfg.in_flight_timeout.as_nanos() as u64;
         let stall = cfg.stall_timeout.as_nanos() as u64;
         let queue_limit = cfg.max_rtp_queue_delay.max(MIN_DISCARD_INTERVAL);
-        let min_wnd = u64::from(cfg.v2().expect("V2").min_ref_wnd_bytes);
+        let min_wnd = cfg.v2().map_or(1, |v2| u64::from(v2.min_ref_wnd_bytes));
         let mut sender = Sender::new(cfg).map_err(|e| e.to_string())?;
         let ssrcs = vec![10, 20];
         let priorities = [setup.priority, setup.priority * setup.priority_ratio];
@@ -578,14 +596,7 @@ pub(crate) fn run(setup: &Setup, ops: &[Op]) -> Result<(), String> {
     }
     // The longest pacing gap: a full packet at the lowest pacing rate.
     let packet_bits = f64::from(setup.mss_bytes + 12) * 8.0;
-    let gap = Duration::from_secs_f64(
-        packet_bits
-            / SenderConfig::default()
-                .v2()
-                .expect("V2")
-                .rate_pace_min
-                .bps(),
-    );
+    let gap = Duration::from_secs_f64(packet_bits / pacing_floor_bps(&base_config(setup)));
     m.recover(Duration::from_secs(1) + gap * 2)
         .map_err(|e| format!("recovery: {e}"))
 }
