@@ -11,6 +11,7 @@ mod progress;
 mod report_cmd;
 mod scenarios;
 mod sim;
+mod suite;
 mod sweep;
 
 use clap::{Parser, Subcommand};
@@ -39,6 +40,8 @@ enum Command {
     Sweep(sweep::SweepArgs),
     /// Tables and figures (report.md, SVG, PNG) from a sweep's results.csv.
     Report(report_cmd::ReportArgs),
+    /// Run an evaluation suite into report.md (`scream suite rmcat`, docs/rmcat.md).
+    Suite(suite::SuiteArgs),
     /// RFC 8888 congestion control feedback tools.
     Ccfb(ccfb::CcfbArgs),
 }
@@ -53,6 +56,7 @@ fn main() {
         Command::Bench => bench::main(),
         Command::Sweep(args) => sweep::main(&args),
         Command::Report(args) => report_cmd::main(&args),
+        Command::Suite(args) => suite::main(&args),
         Command::Ccfb(args) => ccfb::main(args),
     };
     report(result);

@@ -2,7 +2,7 @@
 //! one of them to start a scenario file from.
 
 use clap::{Args, Subcommand};
-use scream_sim::scenario::builtin::{self, BUILTINS};
+use scream_sim::scenario::builtin::{self, BUILTINS, RMCAT};
 
 /// Arguments of `scream scenarios`.
 #[derive(Debug, Args)]
@@ -29,11 +29,17 @@ pub(crate) fn main(args: &ScenariosArgs) -> Result<String, String> {
     }
 }
 
-/// The listing, one scenario per line: name, then description.
+/// The listing, one scenario per line: name, then description; the RMCAT cases after a
+/// blank line and a heading.
 pub(crate) fn listing() -> String {
-    let width = BUILTINS.iter().map(|b| b.name.len()).max().unwrap_or(0);
+    let all = || BUILTINS.iter().chain(RMCAT);
+    let width = all().map(|b| b.name.len()).max().unwrap_or(0);
     let mut out = String::new();
     for b in BUILTINS {
+        out.push_str(&format!("{:<width$}  {}\n", b.name, b.description()));
+    }
+    out.push_str("\n# RMCAT evaluation cases (scream suite rmcat; docs/rmcat.md)\n");
+    for b in RMCAT {
         out.push_str(&format!("{:<width$}  {}\n", b.name, b.description()));
     }
     out
@@ -45,8 +51,9 @@ pub(crate) fn show(name: &str) -> Result<String, String> {
         .map(|b| b.text.to_owned())
         .ok_or_else(|| {
             format!(
-                "unknown built-in scenario \"{name}\" (built-in scenarios: {})",
-                builtin::names().join(", ")
+                "unknown built-in scenario \"{name}\" (built-in scenarios: {}; RMCAT cases: {})",
+                builtin::names().join(", "),
+                builtin::rmcat_names().join(", ")
             )
         })
 }

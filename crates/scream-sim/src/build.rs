@@ -499,7 +499,13 @@ impl Parts {
                         seed,
                         &format!("flow/{name}/{}", st.name),
                     );
-                    let clock = FrameClock::new(start + offset, period_ns, stop);
+                    let pauses = cfg
+                        .pauses
+                        .iter()
+                        .map(|&[a, b]| (secs(a), secs(b)))
+                        .collect();
+                    let clock =
+                        FrameClock::new(start + offset, period_ns, stop).with_pauses(pauses);
                     media.push((
                         id,
                         MediaStream {

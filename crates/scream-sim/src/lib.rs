@@ -30,6 +30,7 @@ mod route;
 pub mod scenario;
 pub mod source;
 pub mod study;
+pub mod suite;
 pub mod summary;
 pub mod sweep;
 mod wakes;

@@ -122,6 +122,32 @@ pub fn write_plots(input: &PlotInput<'_>, dir: &Path) -> Result<Vec<PathBuf>, Pl
     Ok(written)
 }
 
+/// Writes the single figures of [`PLOT_NAMES`] named in `names` (`throughput`,
+/// `delay`, `window`, `rtt`) as PNG and SVG into `dir` (which must exist). Returns the
+/// files written.
+pub fn write_figures(
+    input: &PlotInput<'_>,
+    dir: &Path,
+    names: &[&str],
+) -> Result<Vec<PathBuf>, PlotError> {
+    register_font();
+    let data = figures::Data::new(input);
+    let mut written = Vec::new();
+    for (name, figure) in figures::all(&data) {
+        if !names.contains(&name) {
+            continue;
+        }
+        let png = render_png(SIZE, name, |root| chart::draw(root, &figure))?;
+        let png_path = dir.join(format!("{name}.png"));
+        write_file(&png_path, &png)?;
+        let svg = render_svg(SIZE, name, |root| chart::draw(root, &figure))?;
+        let svg_path = dir.join(format!("{name}.svg"));
+        write_file(&svg_path, svg.as_bytes())?;
+        written.extend([png_path, svg_path]);
+    }
+    Ok(written)
+}
+
 fn register_font() {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     REGISTERED.get_or_init(|| register_font_bytes(FONT, FONT_BYTES));

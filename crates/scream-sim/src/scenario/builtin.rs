@@ -1,4 +1,6 @@
-//! Scenarios shipped inside the binary (the files in the repository's `scenarios/`).
+//! Scenarios shipped inside the binary: the files in the repository's `scenarios/`
+//! ([`BUILTINS`]) and the RMCAT evaluation cases in `scenarios/rmcat/` ([`RMCAT`], run
+//! by `scream suite rmcat`).
 
 /// One built-in scenario.
 #[derive(Debug, Clone, Copy)]
@@ -11,11 +13,15 @@ pub struct Builtin {
 
 macro_rules! builtin {
     ($name:literal) => {
+        builtin!("", $name)
+    };
+    ($dir:literal, $name:literal) => {
         Builtin {
             name: $name,
             text: include_str!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
                 "/../../scenarios/",
+                $dir,
                 $name,
                 ".toml"
             )),
@@ -43,14 +49,40 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!("feedback-blackout"),
 ];
 
-/// The built-in scenario called `name`.
+/// The RMCAT evaluation cases (RFC 8867 §5 and §6, docs/rmcat.md), in suite order.
+/// They are built-in scenarios like the others (`scream sim rmcat-5.1`), listed apart
+/// because some use algorithms (TCP cross traffic, GCC, NADA) that a build may lack:
+/// `scream suite rmcat` records such a case as an error and goes on.
+pub const RMCAT: &[Builtin] = &[
+    builtin!("rmcat/", "rmcat-5.1"),
+    builtin!("rmcat/", "rmcat-5.2"),
+    builtin!("rmcat/", "rmcat-5.3"),
+    builtin!("rmcat/", "rmcat-5.4"),
+    builtin!("rmcat/", "rmcat-5.5"),
+    builtin!("rmcat/", "rmcat-5.6"),
+    builtin!("rmcat/", "rmcat-5.6-1000ms"),
+    builtin!("rmcat/", "rmcat-5.7"),
+    builtin!("rmcat/", "rmcat-5.7bis"),
+    builtin!("rmcat/", "rmcat-5.8"),
+    builtin!("rmcat/", "rmcat-6.1"),
+    builtin!("rmcat/", "rmcat-6.2-classic"),
+    builtin!("rmcat/", "rmcat-6.2-l4s"),
+    builtin!("rmcat/", "rmcat-6.3"),
+];
+
+/// The built-in scenario called `name`, among [`BUILTINS`] and [`RMCAT`].
 pub fn find(name: &str) -> Option<&'static Builtin> {
-    BUILTINS.iter().find(|b| b.name == name)
+    BUILTINS.iter().chain(RMCAT).find(|b| b.name == name)
 }
 
-/// Names of all built-in scenarios.
+/// Names of the built-in scenarios of [`BUILTINS`] (without the RMCAT cases).
 pub fn names() -> Vec<&'static str> {
     BUILTINS.iter().map(|b| b.name).collect()
+}
+
+/// Names of the RMCAT cases ([`RMCAT`]).
+pub fn rmcat_names() -> Vec<&'static str> {
+    RMCAT.iter().map(|b| b.name).collect()
 }
 
 impl Builtin {
@@ -70,12 +102,27 @@ mod tests {
 
     #[test]
     fn every_builtin_has_a_matching_name_and_a_description() {
-        for b in BUILTINS {
+        for b in BUILTINS.iter().chain(RMCAT) {
             let doc: toml_edit::DocumentMut = b.text.parse().expect(b.name);
             assert_eq!(doc.get("name").and_then(|n| n.as_str()), Some(b.name));
             assert!(!b.description().is_empty(), "{} has no description", b.name);
             assert!(!b.description().contains('\n'), "{}: one line", b.name);
         }
+    }
+
+    #[test]
+    fn every_file_in_scenarios_rmcat_is_a_listed_case() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/rmcat");
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .expect("scenarios/rmcat")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .filter_map(|n| n.strip_suffix(".toml").map(str::to_owned))
+            .collect();
+        files.sort();
+        let mut listed = rmcat_names();
+        listed.sort_unstable();
+        assert_eq!(files, listed);
+        assert!(rmcat_names().iter().all(|n| find(n).is_some()));
     }
 
     #[test]

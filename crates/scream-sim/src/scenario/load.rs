@@ -139,7 +139,11 @@ pub fn load_builtin<T: DeserializeOwned>(
 ) -> Result<T, ScenarioError> {
     let scenario = builtin::find(name).ok_or_else(|| ScenarioError::UnknownBuiltin {
         name: name.to_owned(),
-        known: builtin::names().join(", "),
+        known: builtin::names()
+            .into_iter()
+            .chain(builtin::rmcat_names())
+            .collect::<Vec<_>>()
+            .join(", "),
     })?;
     load_str(scenario.text, &format!("builtin:{name}"), None, overrides)
 }

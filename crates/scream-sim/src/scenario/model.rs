@@ -326,6 +326,11 @@ pub struct FlowConfig {
     pub start_s: f64,
     /// Stop time, s; 0 = until the end. Default 0.
     pub stop_s: f64,
+    /// `[from_s, to_s]` windows in which the encoder produces no frames (media pause and
+    /// resume, RFC 8867 §5.8); the sender keeps its state. Increasing, not overlapping,
+    /// inside the active time. Default none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pauses: Vec<[f64; 2]>,
     /// Links crossed in order; empty = all links in declaration order.
     pub path: Vec<String>,
     /// Which way the media goes over the path. Default forward.
@@ -388,6 +393,7 @@ impl Default for FlowConfig {
             feedback_ecn: EcnSetting::None,
             start_s: 0.0,
             stop_s: 0.0,
+            pauses: Vec::new(),
             path: Vec::new(),
             direction: Direction::Forward,
             priority: stream.priority,

@@ -214,7 +214,7 @@ pub fn of_key(name: &str, element: Option<usize>) -> Option<Range> {
         ("duration_s", None) => DURATION_S,
         ("sample_interval_ms", None) => SAMPLE_INTERVAL_MS,
         ("seed", None) => SEED,
-        ("report_window_s" | "trace_window_s", Some(0 | 1)) => TIME_S,
+        ("report_window_s" | "trace_window_s" | "pauses", Some(0 | 1)) => TIME_S,
         ("capacity_mbps", None) => CAPACITY_MBPS,
         ("capacity_steps", Some(0)) | ("loss_steps", Some(0)) => TIME_S,
         ("capacity_steps", Some(1)) => CAPACITY_MBPS,

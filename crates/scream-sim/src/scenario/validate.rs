@@ -200,6 +200,7 @@ impl Scenario {
         if f.start_s >= self.duration_s {
             return fail(format!("{key}.start_s"), "must be < duration_s");
         }
+        validate_pauses(key, f)?;
         for (j, p) in f.path.iter().enumerate() {
             if !links.contains(p.as_str()) {
                 return fail(format!("{key}.path[{j}]"), format!("names no link `{p}`"));
@@ -229,6 +230,48 @@ impl Scenario {
         }
         validate_improvements(key, f)
     }
+}
+
+/// Pause windows lie inside the flow's active time, in increasing order, each ending
+/// after it starts and before the next one starts. Only a frame source can pause.
+fn validate_pauses(key: &str, f: &FlowConfig) -> Check {
+    if f.pauses.is_empty() {
+        return Ok(());
+    }
+    if f.algorithm == Algorithm::Cbr {
+        return fail(
+            format!("{key}.pauses"),
+            "applies only to flows with a media source (this flow is cbr): split a cbr flow \
+             into two flows with start_s and stop_s instead",
+        );
+    }
+    let mut prev_end = f.start_s;
+    for (i, [from, to]) in f.pauses.iter().copied().enumerate() {
+        let k = format!("{key}.pauses[{i}]");
+        r::TIME_S.check(&format!("{k}[0]"), from)?;
+        r::TIME_S.check(&format!("{k}[1]"), to)?;
+        if from < prev_end {
+            return fail(
+                k,
+                format!(
+                    "starts at {from} s, before {} s: pauses must start at or after start_s \
+                     and after the previous pause ends",
+                    r::number(prev_end)
+                ),
+            );
+        }
+        if to <= from {
+            return fail(
+                k,
+                "must end after it starts: [from_s, to_s] with to_s > from_s",
+            );
+        }
+        if f.stop_s > 0.0 && to > f.stop_s {
+            return fail(k, format!("ends after stop_s ({} s)", r::number(f.stop_s)));
+        }
+        prev_end = to;
+    }
+    Ok(())
 }
 
 /// Each name must be one the library knows (or `all`), and only a SCReAM sender has

@@ -1,0 +1,146 @@
+//! `scream suite rmcat`: the RMCAT evaluation suite into report.md (docs/rmcat.md).
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use scream_sim::suite::{self, Variation, cases, execute, report};
+
+use crate::progress::Progress;
+
+/// Arguments of `scream suite`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SuiteArgs {
+    #[command(subcommand)]
+    suite: Suites,
+}
+
+/// The suites.
+#[derive(Debug, clap::Subcommand)]
+enum Suites {
+    /// RFC 8867 test cases, RFC 8868 metrics, verdicts (docs/rmcat.md).
+    Rmcat(RmcatArgs),
+}
+
+/// Arguments of `scream suite rmcat`.
+#[derive(Debug, clap::Args)]
+struct RmcatArgs {
+    /// Algorithms of the media flows, comma-separated (scream-v2, scream-v1,
+    /// scream-draft00, gcc, nada).
+    #[arg(long, value_delimiter = ',', default_value = "scream-v2")]
+    algorithms: Vec<String>,
+    /// Variations, comma-separated (`d50-j0-tail`, `d10-j30-codel`, ...), or `default`
+    /// or `all` (3 delays x 3 jitters x 2 queues).
+    #[arg(long, value_delimiter = ',', default_value = "default")]
+    variations: Vec<String>,
+    /// Cases, comma-separated (`rmcat-5.1` or `5.1`; default: all).
+    #[arg(long, value_delimiter = ',')]
+    cases: Vec<String>,
+    /// Output folder.
+    #[arg(long, value_name = "DIR", default_value = "out/suite-rmcat")]
+    out: PathBuf,
+    /// Threads (default: the available cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    jobs: Option<u16>,
+    /// Run every cell again instead of reusing the folder's finished cells.
+    #[arg(long)]
+    fresh: bool,
+    /// An override for every cell, after the variation's (`--set duration_s=30` for a
+    /// quick look); repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+    /// List the cells without running them.
+    #[arg(long)]
+    list: bool,
+}
+
+fn variations(names: &[String]) -> Result<Vec<Variation>, String> {
+    let mut out = Vec::new();
+    for n in names {
+        match n.as_str() {
+            "default" => out.push(Variation::DEFAULT),
+            "all" => out.extend(Variation::all()),
+            _ => out.push(Variation::parse(n).ok_or_else(|| {
+                let known: Vec<String> = Variation::all().iter().map(ToString::to_string).collect();
+                format!(
+                    "--variations {n}: unknown variation (known: default, all, {})",
+                    known.join(", ")
+                )
+            })?),
+        }
+    }
+    Ok(out)
+}
+
+pub(crate) fn main(args: &SuiteArgs) -> Result<String, String> {
+    let Suites::Rmcat(args) = &args.suite;
+    let cases = suite::select(cases::all(), &args.cases);
+    if cases.is_empty() {
+        let names: Vec<&str> = cases::all().iter().map(|c| c.name).collect();
+        return Err(format!(
+            "--cases {}: no such case (cases: {})",
+            args.cases.join(","),
+            names.join(", ")
+        ));
+    }
+    let variations = variations(&args.variations)?;
+    crate::parse_overrides(&args.set)?;
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
+    let progress = Mutex::new(Progress::new("suite"));
+    let on_progress = |done: usize, total: usize| {
+        if let Ok(mut bar) = progress.lock() {
+            bar.update_counted(done, total);
+        }
+    };
+    let options = execute::Options {
+        cases: &cases,
+        algorithms: &args.algorithms,
+        variations: &variations,
+        extra: &args.set,
+        out_dir: &args.out,
+        jobs,
+        fresh: args.fresh,
+        figures: true,
+        progress: &on_progress,
+    };
+    if args.list {
+        return Ok(execute::cells(&options)
+            .iter()
+            .map(|c| format!("{} {} {}\n", cases[c.case].name, c.variation, c.algorithm))
+            .collect());
+    }
+    let results = execute::run(&options);
+    if let Ok(mut bar) = progress.lock() {
+        bar.finish();
+    }
+    let results = results.map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let text = report::render(&cases, &args.algorithms, &results);
+    let path =
+        report::write(&args.out, &text).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    Ok(summary_line(&cases, &results, &path))
+}
+
+fn summary_line(
+    cases: &[suite::SuiteCase],
+    results: &[execute::CellResult],
+    path: &Path,
+) -> String {
+    let count = |what: &str| {
+        results
+            .iter()
+            .filter(|r| report::verdict_text(&cases[r.cell.case], &r.outcome) == what)
+            .count()
+    };
+    let reused = results.iter().filter(|r| r.reused).count();
+    format!(
+        "{} cells: {} pass, {} fail, {} error ({} reused from an earlier run)\nreport: {}\n",
+        results.len(),
+        count("pass"),
+        count("FAIL"),
+        count("error"),
+        reused,
+        path.display()
+    )
+}
