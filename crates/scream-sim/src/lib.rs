@@ -32,6 +32,7 @@ pub mod source;
 pub mod study;
 pub mod summary;
 pub mod sweep;
+mod tcp;
 mod wakes;
 pub mod world;
 
