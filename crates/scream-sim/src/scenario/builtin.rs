@@ -41,6 +41,7 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!("two-streams"),
     builtin!("eight-l4s-flows"),
     builtin!("feedback-blackout"),
+    builtin!("scream-vs-tcp"),
 ];
 
 /// The built-in scenario called `name`.
