@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 
+mod tcp;
+
 use crate::compat;
 use crate::endpoint::{Cbr, Endpoint, FrameClock, MediaStream, ScreamReceiver, ScreamSender, Sink};
 use crate::error::SimError;
@@ -466,6 +468,16 @@ impl Parts {
                     Endpoint::Cbr(Cbr::new(cbr, flow, media_route, ecn, (start, stop))),
                     Endpoint::Sink(Sink),
                 )
+            }
+            Algorithm::TcpNewreno | Algorithm::TcpCubic | Algorithm::TcpPrague => {
+                let at = tcp::Placement {
+                    flow,
+                    routes: (media_route, feedback_route),
+                    stream: globals[0],
+                    active: (start, stop),
+                    name: &name,
+                };
+                tcp::endpoints(cfg, &at, seed)
             }
             // A SCReAM sender of the generation the algorithm names (its
             // configuration came from `SenderConfig::for_generation` above).

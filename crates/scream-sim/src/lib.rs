@@ -33,6 +33,7 @@ pub mod study;
 pub mod suite;
 pub mod summary;
 pub mod sweep;
+mod tcp;
 mod wakes;
 pub mod world;
 

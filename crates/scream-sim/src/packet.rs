@@ -5,6 +5,8 @@ use crate::compat::FeedbackMsg;
 use scream::{Duration, Ecn, Instant};
 use scream_netmodel::NetPacket;
 
+pub use crate::tcp::{TcpAck, TcpData};
+
 /// RTP metadata of a media packet, and what the simulator needs to follow its frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Media {
@@ -29,6 +31,10 @@ pub enum Body {
     Media(Media),
     /// An RTCP feedback packet for the flow's sender.
     Feedback(FeedbackMsg),
+    /// A TCP data segment.
+    TcpData(TcpData),
+    /// A TCP acknowledgement for the flow's sender.
+    TcpAck(TcpAck),
 }
 
 /// One packet in the simulated network.
@@ -78,7 +84,17 @@ impl Packet {
     pub fn media(&self) -> Option<&Media> {
         match &self.body {
             Body::Media(m) => Some(m),
-            Body::Feedback(_) => None,
+            Body::Feedback(_) | Body::TcpData(_) | Body::TcpAck(_) => None,
+        }
+    }
+
+    /// The global stream a data packet (media or TCP data) is counted in; `None` for
+    /// feedback (RTCP or TCP ACKs), which the flow's feedback counters take.
+    pub fn stream(&self) -> Option<u32> {
+        match &self.body {
+            Body::Media(m) => Some(m.stream),
+            Body::TcpData(d) => Some(d.stream),
+            Body::Feedback(_) | Body::TcpAck(_) => None,
         }
     }
 }
@@ -95,5 +111,32 @@ impl NetPacket for Packet {
     }
     fn on_link_exit(&mut self, time_at_link: Duration) {
         self.queue_delay += time_at_link;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packet is copied through the event queue and every link queue: a larger
+    /// one made the whole simulator slower (see `log_tag`). TCP segments must fit in
+    /// what media packets already take.
+    #[test]
+    fn a_packet_stays_within_80_bytes() {
+        assert!(
+            core::mem::size_of::<Packet>() <= 80,
+            "{}",
+            core::mem::size_of::<Packet>()
+        );
+        // The body without the TCP variants, as it was before them.
+        #[expect(dead_code, reason = "only its size matters")]
+        enum MediaAndFeedback {
+            Media(Media),
+            Feedback(FeedbackMsg),
+        }
+        assert_eq!(
+            core::mem::size_of::<Body>(),
+            core::mem::size_of::<MediaAndFeedback>()
+        );
     }
 }

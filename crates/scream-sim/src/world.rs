@@ -16,7 +16,7 @@ use crate::error::SimError;
 use crate::flow::{Flow, StreamInfo};
 use crate::log::{CC_EVENT_CAPACITY, LogOptions, LogReport, Logs, Names};
 use crate::metrics::{FeedbackMetrics, LinkSample, Sample, StreamMetrics};
-use crate::packet::{Body, Packet};
+use crate::packet::Packet;
 use crate::route::Route;
 use crate::scenario::Scenario;
 use crate::wakes::Wakes;
@@ -234,13 +234,13 @@ impl World {
             return;
         }
         let n = route.dest as usize;
-        match &packet.body {
-            Body::Media(m) => {
-                if let Some(s) = self.stream_metrics.get_mut(m.stream as usize) {
-                    s.on_received(now, &packet, m);
+        match packet.stream() {
+            Some(g) => {
+                if let Some(s) = self.stream_metrics.get_mut(g as usize) {
+                    s.on_received(now, &packet);
                 }
             }
-            Body::Feedback(_) => self.feedback[packet.flow as usize].delivered += 1,
+            None => self.feedback[packet.flow as usize].delivered += 1,
         }
         if let Some(logs) = &mut self.logs {
             logs.on_delivered(now, &packet);
@@ -271,13 +271,13 @@ impl World {
             if let Some(logs) = &mut self.logs {
                 logs.on_released(&mut packet);
             }
-            match &packet.body {
-                Body::Media(m) => {
-                    if let Some(s) = self.stream_metrics.get_mut(m.stream as usize) {
-                        s.on_sent(&packet, m);
+            match packet.stream() {
+                Some(g) => {
+                    if let Some(s) = self.stream_metrics.get_mut(g as usize) {
+                        s.on_sent(&packet);
                     }
                 }
-                Body::Feedback(_) => self.feedback[packet.flow as usize].sent += 1,
+                None => self.feedback[packet.flow as usize].sent += 1,
             }
             self.arrive(now, packet);
         }
@@ -317,8 +317,8 @@ impl World {
             }
             let last =
                 usize::from(packet.hop) + 1 >= self.routes[packet.route as usize].links.len();
-            if let (true, Body::Media(m)) = (last, &packet.body) {
-                if let Some(s) = self.stream_metrics.get_mut(m.stream as usize) {
+            if let (true, Some(g)) = (last, packet.stream()) {
+                if let Some(s) = self.stream_metrics.get_mut(g as usize) {
                     s.on_path_exit(&packet, in_window);
                 }
             }
@@ -326,13 +326,13 @@ impl World {
             self.events.schedule(arrival, Ev::Arrive(packet));
         }
         while let Some(d) = self.links[l].node.link.poll_drop() {
-            match &d.packet.body {
-                Body::Media(m) => {
-                    if let Some(s) = self.stream_metrics.get_mut(m.stream as usize) {
-                        s.on_dropped(m, d.cause == DropCause::PathLoss);
+            match d.packet.stream() {
+                Some(g) => {
+                    if let Some(s) = self.stream_metrics.get_mut(g as usize) {
+                        s.on_dropped(&d.packet, d.cause == DropCause::PathLoss);
                     }
                 }
-                Body::Feedback(_) => self.feedback[d.packet.flow as usize].lost += 1,
+                None => self.feedback[d.packet.flow as usize].lost += 1,
             }
             if let Some(logs) = &mut self.logs {
                 logs.on_dropped(l as u32, &d);

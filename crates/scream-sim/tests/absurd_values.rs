@@ -266,6 +266,11 @@ fn the_documentation_gives_every_range() {
         ("audio_bitrate_kbps", None),
         ("audio_packet_interval_ms", None),
         ("phase_ms", None),
+        ("object_min_kb", None),
+        ("object_max_kb", None),
+        ("idle_mean_s", None),
+        ("mss_bytes", None),
+        ("min_rto_ms", None),
     ];
     for (name, element) in keys {
         let range = ranges::of_key(name, element).unwrap().describe();

@@ -13,7 +13,7 @@ use scream_sim::scenario::load::{Override, load_str};
 use scream_sim::scenario::ranges::{self, Range};
 use scream_sim::scenario::{
     Algorithm, EcnSetting, FlowConfig, LinkConfig, QueueKind, Scenario, SourceConfig, SourceKind,
-    StreamConfig,
+    StreamConfig, TcpFlowConfig, TcpTraffic,
 };
 use scream_sim::{World, run};
 use serde_json::Value;
@@ -105,6 +105,25 @@ fn base() -> Scenario {
         start_bitrate_mbps: 0.5,
         ..FlowConfig::default()
     };
+    // Through one link only, whose capacity the other keys leave alone: a TCP flow
+    // takes what the link gives, and an unlimited link would make a case slow.
+    let tcp = FlowConfig {
+        name: "tcp".into(),
+        algorithm: Algorithm::TcpCubic,
+        ecn: EcnSetting::Classic,
+        start_s: 0.02,
+        path: vec!["codel".into()],
+        tcp: Some(TcpFlowConfig {
+            traffic: TcpTraffic::OnOff,
+            object_min_kb: 5.0,
+            object_max_kb: 20.0,
+            idle_mean_s: 0.05,
+            mss_bytes: 1000,
+            delayed_ack: false,
+            min_rto_ms: 100.0,
+        }),
+        ..FlowConfig::default()
+    };
     Scenario {
         name: "fuzz".into(),
         duration_s: BASE_DURATION_S,
@@ -112,7 +131,7 @@ fn base() -> Scenario {
         report_window_s: Some([0.1, 0.4]),
         link: None,
         links,
-        flows: vec![video, two_streams, cbr],
+        flows: vec![video, two_streams, cbr, tcp],
         ..Scenario::default()
     }
 }
@@ -166,8 +185,14 @@ fn walk(v: &Value, path: &mut Vec<String>, out: &mut Vec<Leaf>) {
                 range: None,
             };
             let element = path.last().and_then(|s| s.parse::<usize>().ok());
-            let range = ranges::of_key(leaf.name(), element);
             let params = path.iter().any(|s| s == "params");
+            // A sender parameter may share its name with a scenario key (`mss_bytes`
+            // of `[flows.tcp]`); its range is the sender's own.
+            let range = if params {
+                None
+            } else {
+                ranges::of_key(leaf.name(), element)
+            };
             out.push(Leaf { range, ..leaf });
             assert!(
                 range.is_some() || params,

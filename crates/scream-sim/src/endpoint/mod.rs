@@ -19,11 +19,13 @@ mod cbr;
 mod media;
 mod scream_receiver;
 mod scream_sender;
+mod tcp;
 
 pub(crate) use cbr::{Cbr, CbrStream, Sink};
 pub(crate) use media::{FrameClock, MediaStream};
 pub(crate) use scream_receiver::ScreamReceiver;
 pub(crate) use scream_sender::ScreamSender;
+pub(crate) use tcp::{TcpReceiverNode, TcpSenderNode};
 
 use crate::metrics::{Sample, StreamMetrics};
 use crate::packet::Packet;
@@ -41,6 +43,10 @@ pub(crate) enum Endpoint {
     Cbr(Cbr),
     /// Receives and answers nothing.
     Sink(Sink),
+    /// A TCP sender and its application's traffic.
+    TcpSender(Box<TcpSenderNode>),
+    /// A TCP receiver that answers with ACKs.
+    TcpReceiver(Box<TcpReceiverNode>),
 }
 
 impl Endpoint {
@@ -53,6 +59,8 @@ impl Endpoint {
         match self {
             Self::ScreamSender(e) => e.handle_packet(now, packet),
             Self::ScreamReceiver(e) => e.handle_packet(now, packet),
+            Self::TcpSender(e) => e.handle_packet(now, packet),
+            Self::TcpReceiver(e) => e.handle_packet(now, packet),
             Self::Cbr(_) | Self::Sink(_) => {}
         }
         let _ = metrics;
@@ -61,7 +69,9 @@ impl Endpoint {
     pub(crate) fn handle_timeout(&mut self, now: Instant, metrics: &mut [StreamMetrics]) {
         match self {
             Self::ScreamSender(e) => e.handle_timeout(now, metrics),
-            Self::ScreamReceiver(_) | Self::Cbr(_) | Self::Sink(_) => {}
+            Self::TcpSender(e) => e.handle_timeout(now),
+            // The receiver's only timer is the delayed ACK, which `poll_transmit` sends.
+            Self::TcpReceiver(_) | Self::ScreamReceiver(_) | Self::Cbr(_) | Self::Sink(_) => {}
         }
     }
 
@@ -70,6 +80,8 @@ impl Endpoint {
             Self::ScreamSender(e) => e.poll_transmit(now),
             Self::ScreamReceiver(e) => e.poll_transmit(now),
             Self::Cbr(e) => e.poll_transmit(now),
+            Self::TcpSender(e) => e.poll_transmit(now),
+            Self::TcpReceiver(e) => e.poll_transmit(now),
             Self::Sink(_) => None,
         }
     }
@@ -79,6 +91,8 @@ impl Endpoint {
             Self::ScreamSender(e) => e.poll_timeout(),
             Self::ScreamReceiver(e) => e.poll_timeout(),
             Self::Cbr(e) => e.poll_timeout(),
+            Self::TcpSender(e) => e.poll_timeout(),
+            Self::TcpReceiver(e) => e.poll_timeout(),
             Self::Sink(_) => None,
         }
     }
@@ -94,7 +108,11 @@ impl Endpoint {
     pub(crate) fn poll_cc_event(&mut self) -> Option<(u32, CongestionEvent)> {
         match self {
             Self::ScreamSender(e) => e.poll_cc_event(),
-            Self::ScreamReceiver(_) | Self::Cbr(_) | Self::Sink(_) => None,
+            Self::ScreamReceiver(_)
+            | Self::Cbr(_)
+            | Self::Sink(_)
+            | Self::TcpSender(_)
+            | Self::TcpReceiver(_) => None,
         }
     }
 
@@ -102,7 +120,11 @@ impl Endpoint {
     pub(crate) fn cc_events_dropped(&self) -> u64 {
         match self {
             Self::ScreamSender(e) => e.cc_events_dropped(),
-            Self::ScreamReceiver(_) | Self::Cbr(_) | Self::Sink(_) => 0,
+            Self::ScreamReceiver(_)
+            | Self::Cbr(_)
+            | Self::Sink(_)
+            | Self::TcpSender(_)
+            | Self::TcpReceiver(_) => 0,
         }
     }
 
@@ -112,7 +134,8 @@ impl Endpoint {
         match self {
             Self::ScreamSender(e) => e.write_samples(now, rows),
             Self::Cbr(e) => e.write_samples(now, rows),
-            Self::ScreamReceiver(_) | Self::Sink(_) => {}
+            Self::TcpSender(e) => e.write_samples(now, rows),
+            Self::ScreamReceiver(_) | Self::TcpReceiver(_) | Self::Sink(_) => {}
         }
     }
 }

@@ -98,7 +98,8 @@ impl PacketLog {
         };
         let (stream, seq, frame) = match &packet.body {
             Body::Media(m) => (Some(m.stream), Some(m.seq), m.frame),
-            Body::Feedback(_) => (None, None, None),
+            Body::TcpData(d) => (Some(d.stream), None, None),
+            Body::Feedback(_) | Body::TcpAck(_) => (None, None, None),
         };
         packet.log_tag = tag;
         let journey = Journey {

@@ -9,7 +9,7 @@ pub use frames::FrameTracker;
 pub use histogram::DelayHistogram;
 pub use sample::{LinkSample, Sample};
 
-use crate::packet::{Media, Packet};
+use crate::packet::Packet;
 use crate::summary::{CountOf, Distribution};
 use scream::{Duration, Ecn, Instant};
 
@@ -61,11 +61,13 @@ pub struct StreamMetrics {
 }
 
 impl StreamMetrics {
-    /// The sender released `pkt`.
-    pub fn on_sent(&mut self, pkt: &Packet, media: &Media) {
+    /// The sender released `pkt` (media or TCP data; only media has frames).
+    pub fn on_sent(&mut self, pkt: &Packet) {
         self.packets_sent += 1;
         self.period.tx_bytes += u64::from(pkt.size_bytes);
-        if let Some(frame) = media.frame {
+        if let Some(media) = pkt.media()
+            && let Some(frame) = media.frame
+        {
             self.frames
                 .on_sent(frame, media.frame_enqueued_at, media.marker);
         }
@@ -96,20 +98,20 @@ impl StreamMetrics {
     }
 
     /// `pkt` was dropped by a queue (`lost_on_path` false) or lost after a serializer.
-    pub fn on_dropped(&mut self, media: &Media, lost_on_path: bool) {
+    pub fn on_dropped(&mut self, pkt: &Packet, lost_on_path: bool) {
         if lost_on_path {
             self.packets_lost += 1;
         } else {
             self.packets_dropped += 1;
         }
         self.period.lost += 1;
-        if let Some(frame) = media.frame {
+        if let Some(frame) = pkt.media().and_then(|m| m.frame) {
             self.frames.on_dropped(frame);
         }
     }
 
     /// `pkt` reached the receiver at `now`.
-    pub fn on_received(&mut self, now: Instant, pkt: &Packet, media: &Media) {
+    pub fn on_received(&mut self, now: Instant, pkt: &Packet) {
         self.packets_received += 1;
         self.period.rx_bytes += u64::from(pkt.size_bytes);
         self.period.rx_packets += 1;
@@ -117,7 +119,7 @@ impl StreamMetrics {
             self.packets_ce += 1;
             self.period.ce += 1;
         }
-        if let Some(frame) = media.frame {
+        if let Some(frame) = pkt.media().and_then(|m| m.frame) {
             self.frames.on_received(frame, now);
         }
     }

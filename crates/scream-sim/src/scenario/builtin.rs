@@ -47,6 +47,7 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!("two-streams"),
     builtin!("eight-l4s-flows"),
     builtin!("feedback-blackout"),
+    builtin!("scream-vs-tcp"),
 ];
 
 /// The RMCAT evaluation cases (RFC 8867 §5 and §6, docs/rmcat.md), in suite order.

@@ -8,8 +8,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 mod queue;
+mod tcp;
 
 pub use queue::{QueueConfig, QueueKind};
+pub use tcp::{TcpFlowConfig, TcpTraffic};
 
 /// One simulation scenario.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -103,13 +105,18 @@ impl Scenario {
             .link_configs()
             .iter()
             .any(|l| l.has_random_element() || l.reverse_config().has_random_element());
+        let tcp = self
+            .flows
+            .iter()
+            .any(|f| f.algorithm.is_tcp() && f.tcp_config().traffic == TcpTraffic::OnOff);
         let phases = self.flows.iter().any(|f| {
             f.algorithm != Algorithm::Cbr
+                && !f.algorithm.is_tcp()
                 && f.effective_streams("")
                     .iter()
                     .any(|s| s.source.phase_ms.is_none())
         });
-        links || phases
+        links || phases || tcp
     }
 
     /// The name of flow `i` (`flow<i>` when unnamed).
@@ -270,6 +277,14 @@ pub enum Algorithm {
     /// cross-traffic source. `fixed-rate` is an older name for it.
     #[serde(alias = "fixed-rate")]
     Cbr,
+    /// TCP NewReno (RFC 5681, RFC 6582) bulk or on-off cross traffic, with classic ECN
+    /// when `ecn = "classic"`.
+    TcpNewreno,
+    /// TCP CUBIC (RFC 9438), with classic ECN when `ecn = "classic"`.
+    TcpCubic,
+    /// A Prague-style L4S TCP (ECT(1), accurate CE echo, DCTCP-like α; RFC 9331);
+    /// needs `ecn = "l4s"`.
+    TcpPrague,
 }
 
 impl Algorithm {
@@ -280,7 +295,15 @@ impl Algorithm {
             Self::ScreamV1 => "scream-v1",
             Self::ScreamDraft00 => "scream-draft00",
             Self::Cbr => "cbr",
+            Self::TcpNewreno => "tcp-newreno",
+            Self::TcpCubic => "tcp-cubic",
+            Self::TcpPrague => "tcp-prague",
         }
+    }
+
+    /// Whether the flow is a TCP connection (`tcp-*`).
+    pub fn is_tcp(self) -> bool {
+        matches!(self, Self::TcpNewreno | Self::TcpCubic | Self::TcpPrague)
     }
 }
 
@@ -364,6 +387,9 @@ pub struct FlowConfig {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub improvements: Vec<String>,
+    /// The TCP connection of a `tcp-*` flow (`[flows.tcp]`); defaults when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tcp: Option<TcpFlowConfig>,
 }
 
 /// The improvements name that turns every improvement on.
@@ -406,11 +432,17 @@ impl Default for FlowConfig {
             streams: Vec::new(),
             params: BTreeMap::new(),
             improvements: Vec::new(),
+            tcp: None,
         }
     }
 }
 
 impl FlowConfig {
+    /// The `[flows.tcp]` table, or its defaults.
+    pub fn tcp_config(&self) -> TcpFlowConfig {
+        self.tcp.clone().unwrap_or_default()
+    }
+
     /// The flow's streams: `streams` if given, else one stream named after the flow
     /// (`flow_name`) made of the flow-level keys.
     pub fn effective_streams(&self, flow_name: &str) -> Vec<StreamConfig> {

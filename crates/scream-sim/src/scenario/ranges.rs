@@ -201,6 +201,18 @@ pub const DUALPI2_COUPLING: Range = Range::above(0.0, 100.0, "");
 /// DualPI2 gains, Hz (RFC 9332: 0.16 and 3.2): 1000 Hz already saturates the
 /// probability within one update.
 pub const DUALPI2_GAIN_HZ: Range = Range::closed(0.0, 1000.0, "Hz");
+/// TCP object sizes of on-off traffic, kB (1000 bytes): one byte to a gigabyte, which
+/// at any rate here is a bulk transfer.
+pub const OBJECT_KB: Range = Range::closed(1e-3, 1e6, "kB");
+/// Mean idle time between TCP objects, s: at least 1 ms, so that objects (each a
+/// handful of events) come at most a thousand times a second; at most the longest run.
+pub const IDLE_MEAN_S: Range = Range::closed(1e-3, 1e6, "s");
+/// TCP payload bytes per segment: from 536, the default MSS of RFC 9293 §3.7.1, to
+/// 65483, which with the 52 header bytes makes the largest IPv4 packet.
+pub const MSS_BYTES: Range = Range::closed(536.0, 65_483.0, "bytes");
+/// Lower bound of the TCP retransmission timeout, ms: 1 ms (data-centre stacks go
+/// that low) to a minute (RFC 6298 §2.5's upper bound of the RTO itself).
+pub const MIN_RTO_MS: Range = Range::closed(1.0, 60_000.0, "ms");
 /// The master seed: any integer a TOML file can hold (TOML integers are 64-bit signed).
 pub const SEED: Range = Range::closed(0.0, i64::MAX as f64, "");
 
@@ -241,6 +253,10 @@ pub fn of_key(name: &str, element: Option<usize>) -> Option<Range> {
         ("audio_bitrate_kbps", None) => AUDIO_BITRATE_KBPS,
         ("audio_packet_interval_ms", None) => AUDIO_INTERVAL_MS,
         ("phase_ms", None) => PHASE_MS,
+        ("object_min_kb" | "object_max_kb", None) => OBJECT_KB,
+        ("idle_mean_s", None) => IDLE_MEAN_S,
+        ("mss_bytes", None) => MSS_BYTES,
+        ("min_rto_ms", None) => MIN_RTO_MS,
         _ => return None,
     })
 }

@@ -209,6 +209,7 @@ impl Scenario {
         if f.path.len() > usize::from(u8::MAX) {
             return fail(format!("{key}.path"), "is longer than 255 links");
         }
+        self.validate_tcp(key, f)?;
         validate_streams(key, f)?;
         check(
             key,
@@ -539,6 +540,7 @@ fn validate_source(key: &str, s: &SourceConfig, used: bool) -> Check {
     )
 }
 
+mod tcp;
 #[cfg(test)]
 mod tests;
 mod warnings;
