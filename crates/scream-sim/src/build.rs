@@ -6,7 +6,9 @@
 use std::sync::Arc;
 
 use crate::compat;
-use crate::endpoint::{Cbr, Endpoint, FrameClock, MediaStream, ScreamReceiver, ScreamSender, Sink};
+use crate::endpoint::{
+    Cbr, Endpoint, FrameClock, MediaStream, Placement, ScreamReceiver, ScreamSender, Sink,
+};
 use crate::error::SimError;
 use crate::flow::{Flow, StreamInfo};
 use crate::route::{self, Route};
@@ -29,6 +31,8 @@ use scream_netmodel::{
 };
 
 use crate::packet::Packet;
+
+mod rate_based;
 
 /// RTCP sender SSRC of a flow's feedback: its first media SSRC with the top bit flipped.
 pub(crate) const RTCP_SSRC_FLIP: u32 = 0x8000_0000;
@@ -361,6 +365,36 @@ fn phase(src: &SourceConfig, period_ns: f64, seed: u64, id: &str) -> Duration {
     }
 }
 
+/// The SCReAM receiver of a flow, answering with RFC 8888 feedback over
+/// `feedback_route` (every controller's receiver).
+fn scream_receiver(
+    s: &Scenario,
+    cfg: &FlowConfig,
+    key: &str,
+    flow: u32,
+    feedback_route: u32,
+    media_ssrc: u32,
+) -> Result<Endpoint, SimError> {
+    let receiver = Receiver::new(ReceiverConfig {
+        packets_per_report: cfg.packets_per_report,
+        max_report_interval: ms(cfg.max_report_interval_ms),
+        ..ReceiverConfig::default()
+    })
+    .map_err(|e| SimError::Param {
+        key: format!("{key}.packets_per_report"),
+        reason: e.to_string(),
+    })?;
+    let (_, fb_ecn) = ecn_of(cfg.feedback_ecn);
+    Ok(Endpoint::ScreamReceiver(Box::new(ScreamReceiver::new(
+        receiver,
+        flow,
+        feedback_route,
+        media_ssrc ^ RTCP_SSRC_FLIP,
+        s.feedback_as_bytes,
+        fb_ecn,
+    ))))
+}
+
 impl Parts {
     fn add_node(&mut self, e: Endpoint) -> u32 {
         self.nodes.push(e);
@@ -421,7 +455,13 @@ impl Parts {
             })?,
             ..generation
         };
-        for (param, value) in &cfg.params {
+        // A baseline's params are its own tunables (set in `rate_based`).
+        let sender_params = if cfg.algorithm.is_rate_based() {
+            &Default::default()
+        } else {
+            &cfg.params
+        };
+        for (param, value) in sender_params {
             compat::set_param(&mut sender_cfg, param, *value).map_err(|reason| {
                 SimError::Param {
                     key: format!("{key}.params.{param}"),
@@ -509,17 +549,7 @@ impl Parts {
                         },
                     ));
                 }
-                let receiver = Receiver::new(ReceiverConfig {
-                    packets_per_report: cfg.packets_per_report,
-                    max_report_interval: ms(cfg.max_report_interval_ms),
-                    ..ReceiverConfig::default()
-                })
-                .map_err(|e| SimError::Param {
-                    key: format!("{key}.packets_per_report"),
-                    reason: e.to_string(),
-                })?;
-                let rtcp_ssrc = ssrc_of(0) ^ RTCP_SSRC_FLIP;
-                let (_, fb_ecn) = ecn_of(cfg.feedback_ecn);
+                let receiver = scream_receiver(s, cfg, &key, flow, feedback_route, ssrc_of(0))?;
                 (
                     Endpoint::ScreamSender(Box::new(ScreamSender::new(
                         sender,
@@ -528,15 +558,36 @@ impl Parts {
                         media_route,
                         (start, stop),
                     ))),
-                    Endpoint::ScreamReceiver(Box::new(ScreamReceiver::new(
-                        receiver,
-                        flow,
-                        feedback_route,
-                        rtcp_ssrc,
-                        s.feedback_as_bytes,
-                        fb_ecn,
-                    ))),
+                    receiver,
                 )
+            }
+            Algorithm::Gcc | Algorithm::Nada => {
+                let st = &streams[0];
+                let start_rate = rate(st.start_bitrate_mbps)
+                    .clamp(rate(st.min_bitrate_mbps), rate(st.max_bitrate_mbps));
+                let skey = format!("{key}.source");
+                let (source, period_ns) = build_source(s, &skey, &st.source, start_rate)?;
+                let offset = phase(
+                    &st.source,
+                    period_ns,
+                    seed,
+                    &format!("flow/{name}/{}", st.name),
+                );
+                let media = MediaStream {
+                    global: globals[0],
+                    source,
+                    clock: FrameClock::new(start + offset, period_ns, stop),
+                };
+                let placement = Placement {
+                    flow,
+                    route: media_route,
+                    ssrc: ssrc_of(0),
+                    ecn,
+                    active: (start, stop),
+                };
+                let sender = rate_based::sender(cfg, &key, st, media, placement)?;
+                let receiver = scream_receiver(s, cfg, &key, flow, feedback_route, ssrc_of(0))?;
+                (sender, receiver)
             }
         };
         let sent = self.add_node(sender);

@@ -17,11 +17,13 @@
 
 mod cbr;
 mod media;
+mod rate_sender;
 mod scream_receiver;
 mod scream_sender;
 
 pub(crate) use cbr::{Cbr, CbrStream, Sink};
 pub(crate) use media::{FrameClock, MediaStream};
+pub(crate) use rate_sender::{Packetization, Placement, RateSender};
 pub(crate) use scream_receiver::ScreamReceiver;
 pub(crate) use scream_sender::ScreamSender;
 
@@ -37,6 +39,8 @@ pub(crate) enum Endpoint {
     ScreamSender(Box<ScreamSender>),
     /// A SCReAM receiver that answers with RFC 8888 feedback.
     ScreamReceiver(Box<ScreamReceiver>),
+    /// A rate-based media sender (GCC or NADA) answered by a SCReAM receiver.
+    RateSender(Box<RateSender>),
     /// A paced constant-bitrate source.
     Cbr(Cbr),
     /// Receives and answers nothing.
@@ -53,6 +57,7 @@ impl Endpoint {
         match self {
             Self::ScreamSender(e) => e.handle_packet(now, packet),
             Self::ScreamReceiver(e) => e.handle_packet(now, packet),
+            Self::RateSender(e) => e.handle_packet(now, packet),
             Self::Cbr(_) | Self::Sink(_) => {}
         }
         let _ = metrics;
@@ -61,6 +66,7 @@ impl Endpoint {
     pub(crate) fn handle_timeout(&mut self, now: Instant, metrics: &mut [StreamMetrics]) {
         match self {
             Self::ScreamSender(e) => e.handle_timeout(now, metrics),
+            Self::RateSender(e) => e.handle_timeout(now, metrics),
             Self::ScreamReceiver(_) | Self::Cbr(_) | Self::Sink(_) => {}
         }
     }
@@ -69,6 +75,7 @@ impl Endpoint {
         match self {
             Self::ScreamSender(e) => e.poll_transmit(now),
             Self::ScreamReceiver(e) => e.poll_transmit(now),
+            Self::RateSender(e) => e.poll_transmit(now),
             Self::Cbr(e) => e.poll_transmit(now),
             Self::Sink(_) => None,
         }
@@ -78,6 +85,7 @@ impl Endpoint {
         match self {
             Self::ScreamSender(e) => e.poll_timeout(),
             Self::ScreamReceiver(e) => e.poll_timeout(),
+            Self::RateSender(e) => e.poll_timeout(),
             Self::Cbr(e) => e.poll_timeout(),
             Self::Sink(_) => None,
         }
@@ -94,7 +102,7 @@ impl Endpoint {
     pub(crate) fn poll_cc_event(&mut self) -> Option<(u32, CongestionEvent)> {
         match self {
             Self::ScreamSender(e) => e.poll_cc_event(),
-            Self::ScreamReceiver(_) | Self::Cbr(_) | Self::Sink(_) => None,
+            Self::ScreamReceiver(_) | Self::RateSender(_) | Self::Cbr(_) | Self::Sink(_) => None,
         }
     }
 
@@ -102,7 +110,7 @@ impl Endpoint {
     pub(crate) fn cc_events_dropped(&self) -> u64 {
         match self {
             Self::ScreamSender(e) => e.cc_events_dropped(),
-            Self::ScreamReceiver(_) | Self::Cbr(_) | Self::Sink(_) => 0,
+            Self::ScreamReceiver(_) | Self::RateSender(_) | Self::Cbr(_) | Self::Sink(_) => 0,
         }
     }
 
@@ -111,6 +119,7 @@ impl Endpoint {
     pub(crate) fn write_samples(&self, now: Instant, rows: &mut [Sample]) {
         match self {
             Self::ScreamSender(e) => e.write_samples(now, rows),
+            Self::RateSender(e) => e.write_samples(now, rows),
             Self::Cbr(e) => e.write_samples(now, rows),
             Self::ScreamReceiver(_) | Self::Sink(_) => {}
         }

@@ -227,7 +227,8 @@ impl Scenario {
                 return fail(format!("{key}.params.{name}"), "must be a finite number");
             }
         }
-        validate_improvements(key, f)
+        validate_improvements(key, f)?;
+        rate_based::validate_rate_based(key, f)
     }
 }
 
@@ -496,6 +497,7 @@ fn validate_source(key: &str, s: &SourceConfig, used: bool) -> Check {
     )
 }
 
+mod rate_based;
 #[cfg(test)]
 mod tests;
 mod warnings;
