@@ -73,10 +73,12 @@ impl RemoteRate {
         }
     }
 
+    #[cfg(test)]
     pub(crate) fn estimate(&self) -> Bitrate {
         self.estimate
     }
 
+    #[cfg(test)]
     pub(crate) fn state(&self) -> RateState {
         self.state
     }

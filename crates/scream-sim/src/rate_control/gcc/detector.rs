@@ -71,6 +71,7 @@ impl Detector {
         }
     }
 
+    #[cfg(test)]
     /// del_var_th(i), ms.
     pub(crate) fn threshold_ms(&self) -> f64 {
         self.threshold_ms

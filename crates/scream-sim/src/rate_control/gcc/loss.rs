@@ -26,7 +26,6 @@ pub(crate) struct LossBased {
     max: Bitrate,
     lost: u32,
     total: u32,
-    last_fraction: f64,
     last_decrease: Option<Instant>,
     last_increase: Option<Instant>,
 }
@@ -42,7 +41,6 @@ impl LossBased {
             max,
             lost: 0,
             total: 0,
-            last_fraction: 0.0,
             last_decrease: None,
             last_increase: None,
         }
@@ -50,11 +48,6 @@ impl LossBased {
 
     pub(crate) fn estimate(&self) -> Bitrate {
         self.estimate
-    }
-
-    /// The loss fraction of the last judged batch.
-    pub(crate) fn last_fraction(&self) -> f64 {
-        self.last_fraction
     }
 
     /// Resolved packets of one report (`lost` of `total`); `in_use` is the rate being
@@ -73,7 +66,6 @@ impl LossBased {
             return;
         }
         let p = f64::from(self.lost) / f64::from(self.total);
-        self.last_fraction = p;
         self.lost = 0;
         self.total = 0;
         let base = self.estimate.min(in_use);

@@ -22,8 +22,10 @@ mod loss;
 mod tests;
 mod trendline;
 
-pub(crate) use aimd::RateState;
-pub(crate) use detector::Usage;
+#[cfg(test)]
+use aimd::RateState;
+#[cfg(test)]
+use detector::Usage;
 
 use scream::{Bitrate, Duration, Instant};
 
@@ -232,26 +234,31 @@ impl Gcc {
         self.received.rate()
     }
 
+    #[cfg(test)]
     /// The detector's current signal.
     pub(crate) fn usage(&self) -> Usage {
         self.detector.usage()
     }
 
+    #[cfg(test)]
     /// The rate controller's state.
     pub(crate) fn rate_state(&self) -> RateState {
         self.remote.state()
     }
 
+    #[cfg(test)]
     /// The delay-based estimate A_hat.
     pub(crate) fn delay_based(&self) -> Bitrate {
         self.remote.estimate()
     }
 
+    #[cfg(test)]
     /// The loss-based estimate As_hat.
     pub(crate) fn loss_based(&self) -> Bitrate {
         self.loss.estimate()
     }
 
+    #[cfg(test)]
     /// The adaptive threshold del_var_th, ms.
     pub(crate) fn threshold_ms(&self) -> f64 {
         self.detector.threshold_ms()

@@ -178,11 +178,13 @@ impl Nada {
         self.r_send
     }
 
+    #[cfg(test)]
     /// r_ref, the reference rate.
     pub(crate) fn reference_rate(&self) -> Bitrate {
         self.r_ref
     }
 
+    #[cfg(test)]
     /// The update the last report ran.
     pub(crate) fn mode(&self) -> Mode {
         self.mode
@@ -197,11 +199,13 @@ impl Nada {
         self.received.rate()
     }
 
+    #[cfg(test)]
     /// The aggregate congestion signal x_curr, ms.
     pub(crate) fn congestion_ms(&self) -> f64 {
         self.signal.aggregate_ms(&self.cfg)
     }
 
+    #[cfg(test)]
     /// Smoothed loss and marking ratios.
     pub(crate) fn ratios(&self) -> (f64, f64) {
         (self.signal.loss_ratio(), self.signal.mark_ratio())

@@ -66,11 +66,13 @@ impl Signal {
         Duration::from_secs_f64(self.d_queue_ms.max(0.0) * 1e-3)
     }
 
+    #[cfg(test)]
     /// The smoothed loss ratio p_loss.
     pub(crate) fn loss_ratio(&self) -> f64 {
         self.p_loss
     }
 
+    #[cfg(test)]
     /// The smoothed marking ratio p_mark.
     pub(crate) fn mark_ratio(&self) -> f64 {
         self.p_mark
