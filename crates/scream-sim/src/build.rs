@@ -6,9 +6,7 @@
 use std::sync::Arc;
 
 use crate::compat;
-use crate::endpoint::{
-    Cbr, Endpoint, FrameClock, MediaStream, Placement, ScreamReceiver, ScreamSender, Sink,
-};
+use crate::endpoint::{Cbr, Endpoint, FrameClock, MediaStream, Placement, ScreamSender, Sink};
 use crate::error::SimError;
 use crate::flow::{Flow, StreamInfo};
 use crate::route::{self, Route};
@@ -19,7 +17,6 @@ use crate::scenario::{
 };
 use crate::source::frame_trace::resolve_path;
 use crate::source::{Audio, Source, Video, load_frame_sizes};
-use scream::receiver::{Receiver, ReceiverConfig};
 use scream::sender::{
     ConfigError, EcnMode, Improvements, Sender, SenderConfig, StreamConfig as ScreamStream,
 };
@@ -33,6 +30,9 @@ use scream_netmodel::{
 use crate::packet::Packet;
 
 mod rate_based;
+mod receiver;
+
+use receiver::scream_receiver;
 
 /// RTCP sender SSRC of a flow's feedback: its first media SSRC with the top bit flipped.
 pub(crate) const RTCP_SSRC_FLIP: u32 = 0x8000_0000;
@@ -365,36 +365,6 @@ fn phase(src: &SourceConfig, period_ns: f64, seed: u64, id: &str) -> Duration {
     }
 }
 
-/// The SCReAM receiver of a flow, answering with RFC 8888 feedback over
-/// `feedback_route` (every controller's receiver).
-fn scream_receiver(
-    s: &Scenario,
-    cfg: &FlowConfig,
-    key: &str,
-    flow: u32,
-    feedback_route: u32,
-    media_ssrc: u32,
-) -> Result<Endpoint, SimError> {
-    let receiver = Receiver::new(ReceiverConfig {
-        packets_per_report: cfg.packets_per_report,
-        max_report_interval: ms(cfg.max_report_interval_ms),
-        ..ReceiverConfig::default()
-    })
-    .map_err(|e| SimError::Param {
-        key: format!("{key}.packets_per_report"),
-        reason: e.to_string(),
-    })?;
-    let (_, fb_ecn) = ecn_of(cfg.feedback_ecn);
-    Ok(Endpoint::ScreamReceiver(Box::new(ScreamReceiver::new(
-        receiver,
-        flow,
-        feedback_route,
-        media_ssrc ^ RTCP_SSRC_FLIP,
-        s.feedback_as_bytes,
-        fb_ecn,
-    ))))
-}
-
 impl Parts {
     fn add_node(&mut self, e: Endpoint) -> u32 {
         self.nodes.push(e);
@@ -562,22 +532,6 @@ impl Parts {
                 )
             }
             Algorithm::Gcc | Algorithm::Nada => {
-                let st = &streams[0];
-                let start_rate = rate(st.start_bitrate_mbps)
-                    .clamp(rate(st.min_bitrate_mbps), rate(st.max_bitrate_mbps));
-                let skey = format!("{key}.source");
-                let (source, period_ns) = build_source(s, &skey, &st.source, start_rate)?;
-                let offset = phase(
-                    &st.source,
-                    period_ns,
-                    seed,
-                    &format!("flow/{name}/{}", st.name),
-                );
-                let media = MediaStream {
-                    global: globals[0],
-                    source,
-                    clock: FrameClock::new(start + offset, period_ns, stop),
-                };
                 let placement = Placement {
                     flow,
                     route: media_route,
@@ -585,7 +539,8 @@ impl Parts {
                     ecn,
                     active: (start, stop),
                 };
-                let sender = rate_based::sender(cfg, &key, st, media, placement)?;
+                let stream = (&streams[0], globals[0]);
+                let sender = rate_based::sender(s, &key, (seed, &name), stream, placement)?;
                 let receiver = scream_receiver(s, cfg, &key, flow, feedback_route, ssrc_of(0))?;
                 (sender, receiver)
             }

@@ -49,6 +49,10 @@ struct Figures {
     mean_sojourn_ms: f64,
 }
 
+#[expect(
+    clippy::print_stderr,
+    reason = "the figures are the test's report, shown with --nocapture"
+)]
 fn measure(s: &Scenario) -> Figures {
     let r = run(s, 1, None).expect("runs");
     let f = &r.summary.flows[0];
