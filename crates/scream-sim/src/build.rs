@@ -8,7 +8,7 @@ use std::sync::Arc;
 mod tcp;
 
 use crate::compat;
-use crate::endpoint::{Cbr, Endpoint, FrameClock, MediaStream, ScreamReceiver, ScreamSender, Sink};
+use crate::endpoint::{Cbr, Endpoint, FrameClock, MediaStream, Placement, ScreamSender, Sink};
 use crate::error::SimError;
 use crate::flow::{Flow, StreamInfo};
 use crate::route::{self, Route};
@@ -19,7 +19,6 @@ use crate::scenario::{
 };
 use crate::source::frame_trace::resolve_path;
 use crate::source::{Audio, Source, Video, load_frame_sizes};
-use scream::receiver::{Receiver, ReceiverConfig};
 use scream::sender::{
     ConfigError, EcnMode, Improvements, Sender, SenderConfig, StreamConfig as ScreamStream,
 };
@@ -31,6 +30,11 @@ use scream_netmodel::{
 };
 
 use crate::packet::Packet;
+
+mod rate_based;
+mod receiver;
+
+use receiver::scream_receiver;
 
 /// RTCP sender SSRC of a flow's feedback: its first media SSRC with the top bit flipped.
 pub(crate) const RTCP_SSRC_FLIP: u32 = 0x8000_0000;
@@ -423,7 +427,13 @@ impl Parts {
             })?,
             ..generation
         };
-        for (param, value) in &cfg.params {
+        // A baseline's params are its own tunables (set in `rate_based`).
+        let sender_params = if cfg.algorithm.is_rate_based() {
+            &Default::default()
+        } else {
+            &cfg.params
+        };
+        for (param, value) in sender_params {
             compat::set_param(&mut sender_cfg, param, *value).map_err(|reason| {
                 SimError::Param {
                     key: format!("{key}.params.{param}"),
@@ -527,17 +537,7 @@ impl Parts {
                         },
                     ));
                 }
-                let receiver = Receiver::new(ReceiverConfig {
-                    packets_per_report: cfg.packets_per_report,
-                    max_report_interval: ms(cfg.max_report_interval_ms),
-                    ..ReceiverConfig::default()
-                })
-                .map_err(|e| SimError::Param {
-                    key: format!("{key}.packets_per_report"),
-                    reason: e.to_string(),
-                })?;
-                let rtcp_ssrc = ssrc_of(0) ^ RTCP_SSRC_FLIP;
-                let (_, fb_ecn) = ecn_of(cfg.feedback_ecn);
+                let receiver = scream_receiver(s, cfg, &key, flow, feedback_route, ssrc_of(0))?;
                 (
                     Endpoint::ScreamSender(Box::new(ScreamSender::new(
                         sender,
@@ -546,15 +546,21 @@ impl Parts {
                         media_route,
                         (start, stop),
                     ))),
-                    Endpoint::ScreamReceiver(Box::new(ScreamReceiver::new(
-                        receiver,
-                        flow,
-                        feedback_route,
-                        rtcp_ssrc,
-                        s.feedback_as_bytes,
-                        fb_ecn,
-                    ))),
+                    receiver,
                 )
+            }
+            Algorithm::Gcc | Algorithm::Nada => {
+                let placement = Placement {
+                    flow,
+                    route: media_route,
+                    ssrc: ssrc_of(0),
+                    ecn,
+                    active: (start, stop),
+                };
+                let stream = (&streams[0], globals[0]);
+                let sender = rate_based::sender(s, &key, (seed, &name), stream, placement)?;
+                let receiver = scream_receiver(s, cfg, &key, flow, feedback_route, ssrc_of(0))?;
+                (sender, receiver)
             }
         };
         let sent = self.add_node(sender);

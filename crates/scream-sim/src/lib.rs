@@ -25,6 +25,7 @@ pub mod output;
 pub mod packet;
 mod parallel;
 pub mod plot;
+mod rate_control;
 pub mod report;
 mod route;
 pub mod scenario;

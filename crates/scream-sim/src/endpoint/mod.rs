@@ -17,12 +17,14 @@
 
 mod cbr;
 mod media;
+mod rate_sender;
 mod scream_receiver;
 mod scream_sender;
 mod tcp;
 
 pub(crate) use cbr::{Cbr, CbrStream, Sink};
 pub(crate) use media::{FrameClock, MediaStream};
+pub(crate) use rate_sender::{Packetization, Placement, RateSender};
 pub(crate) use scream_receiver::ScreamReceiver;
 pub(crate) use scream_sender::ScreamSender;
 pub(crate) use tcp::{TcpReceiverNode, TcpSenderNode};
@@ -39,6 +41,8 @@ pub(crate) enum Endpoint {
     ScreamSender(Box<ScreamSender>),
     /// A SCReAM receiver that answers with RFC 8888 feedback.
     ScreamReceiver(Box<ScreamReceiver>),
+    /// A rate-based media sender (GCC or NADA) answered by a SCReAM receiver.
+    RateSender(Box<RateSender>),
     /// A paced constant-bitrate source.
     Cbr(Cbr),
     /// Receives and answers nothing.
@@ -61,6 +65,7 @@ impl Endpoint {
             Self::ScreamReceiver(e) => e.handle_packet(now, packet),
             Self::TcpSender(e) => e.handle_packet(now, packet),
             Self::TcpReceiver(e) => e.handle_packet(now, packet),
+            Self::RateSender(e) => e.handle_packet(now, packet),
             Self::Cbr(_) | Self::Sink(_) => {}
         }
         let _ = metrics;
@@ -70,6 +75,7 @@ impl Endpoint {
         match self {
             Self::ScreamSender(e) => e.handle_timeout(now, metrics),
             Self::TcpSender(e) => e.handle_timeout(now),
+            Self::RateSender(e) => e.handle_timeout(now, metrics),
             // The receiver's only timer is the delayed ACK, which `poll_transmit` sends.
             Self::TcpReceiver(_) | Self::ScreamReceiver(_) | Self::Cbr(_) | Self::Sink(_) => {}
         }
@@ -79,6 +85,7 @@ impl Endpoint {
         match self {
             Self::ScreamSender(e) => e.poll_transmit(now),
             Self::ScreamReceiver(e) => e.poll_transmit(now),
+            Self::RateSender(e) => e.poll_transmit(now),
             Self::Cbr(e) => e.poll_transmit(now),
             Self::TcpSender(e) => e.poll_transmit(now),
             Self::TcpReceiver(e) => e.poll_transmit(now),
@@ -90,6 +97,7 @@ impl Endpoint {
         match self {
             Self::ScreamSender(e) => e.poll_timeout(),
             Self::ScreamReceiver(e) => e.poll_timeout(),
+            Self::RateSender(e) => e.poll_timeout(),
             Self::Cbr(e) => e.poll_timeout(),
             Self::TcpSender(e) => e.poll_timeout(),
             Self::TcpReceiver(e) => e.poll_timeout(),
@@ -109,6 +117,7 @@ impl Endpoint {
         match self {
             Self::ScreamSender(e) => e.poll_cc_event(),
             Self::ScreamReceiver(_)
+            | Self::RateSender(_)
             | Self::Cbr(_)
             | Self::Sink(_)
             | Self::TcpSender(_)
@@ -121,6 +130,7 @@ impl Endpoint {
         match self {
             Self::ScreamSender(e) => e.cc_events_dropped(),
             Self::ScreamReceiver(_)
+            | Self::RateSender(_)
             | Self::Cbr(_)
             | Self::Sink(_)
             | Self::TcpSender(_)
@@ -133,6 +143,7 @@ impl Endpoint {
     pub(crate) fn write_samples(&self, now: Instant, rows: &mut [Sample]) {
         match self {
             Self::ScreamSender(e) => e.write_samples(now, rows),
+            Self::RateSender(e) => e.write_samples(now, rows),
             Self::Cbr(e) => e.write_samples(now, rows),
             Self::TcpSender(e) => e.write_samples(now, rows),
             Self::ScreamReceiver(_) | Self::TcpReceiver(_) | Self::Sink(_) => {}

@@ -44,6 +44,7 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!("lte-synthetic"),
     builtin!("l4s-dualpi2-50mbps"),
     builtin!("two-flows"),
+    builtin!("gcc-vs-scream"),
     builtin!("two-streams"),
     builtin!("eight-l4s-flows"),
     builtin!("feedback-blackout"),

@@ -285,6 +285,11 @@ pub enum Algorithm {
     /// A Prague-style L4S TCP (ECT(1), accurate CE echo, DCTCP-like α; RFC 9331);
     /// needs `ecn = "l4s"`.
     TcpPrague,
+    /// Google Congestion Control (draft-ietf-rmcat-gcc-02), run at the sender from the
+    /// SCReAM receiver's RFC 8888 feedback; a baseline (docs/baselines.md).
+    Gcc,
+    /// NADA (RFC 8698), likewise a sender-side baseline over RFC 8888 feedback.
+    Nada,
 }
 
 impl Algorithm {
@@ -298,12 +303,20 @@ impl Algorithm {
             Self::TcpNewreno => "tcp-newreno",
             Self::TcpCubic => "tcp-cubic",
             Self::TcpPrague => "tcp-prague",
+            Self::Gcc => "gcc",
+            Self::Nada => "nada",
         }
     }
 
     /// Whether the flow is a TCP connection (`tcp-*`).
     pub fn is_tcp(self) -> bool {
         matches!(self, Self::TcpNewreno | Self::TcpCubic | Self::TcpPrague)
+    }
+
+    /// Whether the flow runs a baseline rate controller (gcc, nada) on the rate-based
+    /// sender: one stream, its own `params`, no SCReAM improvements.
+    pub fn is_rate_based(self) -> bool {
+        matches!(self, Self::Gcc | Self::Nada)
     }
 }
 
@@ -377,8 +390,12 @@ pub struct FlowConfig {
     /// keys (`priority`, bitrates, `source`) must be left at their defaults.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub streams: Vec<StreamConfig>,
-    /// `SenderConfig` fields by name (Duration in seconds, Bitrate in bit/s).
+    /// `SenderConfig` fields by name (Duration in seconds, Bitrate in bit/s); for gcc and
+    /// nada flows, their own tunables by name (docs/baselines.md).
     pub params: BTreeMap<String, f64>,
+    /// Options of a gcc flow.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gcc: Option<GccOptions>,
     /// Opt-in improvements of the sender by name (`scream::sender::Improvements::names`),
     /// or `"all"`; scream-v2 flows only. A single string is read as a one-name list, so
     /// that `--set flows.0.improvements=all` works. Default none (the faithful algorithm).
@@ -431,10 +448,30 @@ impl Default for FlowConfig {
             source: stream.source,
             streams: Vec::new(),
             params: BTreeMap::new(),
+            gcc: None,
             improvements: Vec::new(),
             tcp: None,
         }
     }
+}
+
+/// The `[flows.gcc]` table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GccOptions {
+    /// Arrival-time filter. Default kalman (the draft's).
+    pub estimator: GccEstimator,
+}
+
+/// Which arrival-time filter a gcc flow uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GccEstimator {
+    /// The scalar Kalman filter of draft-ietf-rmcat-gcc-02 §5.3.
+    #[default]
+    Kalman,
+    /// libwebrtc's trendline estimator (least-squares slope of the smoothed delay).
+    Trendline,
 }
 
 impl FlowConfig {

@@ -229,7 +229,8 @@ impl Scenario {
                 return fail(format!("{key}.params.{name}"), "must be a finite number");
             }
         }
-        validate_improvements(key, f)
+        validate_improvements(key, f)?;
+        rate_based::validate_rate_based(key, f)
     }
 }
 
@@ -540,6 +541,7 @@ fn validate_source(key: &str, s: &SourceConfig, used: bool) -> Check {
     )
 }
 
+mod rate_based;
 mod tcp;
 #[cfg(test)]
 mod tests;

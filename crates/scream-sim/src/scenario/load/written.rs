@@ -7,7 +7,8 @@ use toml_edit::{DocumentMut, Item};
 
 use super::diagnose::{self, Context};
 use super::{Location, ScenarioError, item_at};
-use crate::scenario::model::QueueKind;
+use crate::rate_control::tunables_of;
+use crate::scenario::model::{Algorithm, QueueKind};
 
 /// The first problem with the keys written in `doc`.
 pub(super) fn check(doc: &DocumentMut, ctx: &Context<'_>) -> Result<(), ScenarioError> {
@@ -36,14 +37,26 @@ fn check_params(root: &Item, ctx: &Context<'_>) -> Result<(), ScenarioError> {
         let algorithm = item_at(root, &segs(&["flows", &i.to_string(), "algorithm"]))
             .and_then(Item::as_str)
             .unwrap_or("scream-v2");
-        // A flow that is no SCReAM generation (cbr) takes no parameters; an unknown
-        // algorithm is reported by the schema check.
-        let config = scream::sender::SenderConfig::for_generation(algorithm).unwrap_or_default();
-        let known: Vec<String> = config
-            .param_names()
-            .iter()
-            .map(|n| (*n).to_owned())
-            .collect();
+        // A baseline (gcc, nada) takes its own tunables; a flow that is no SCReAM
+        // generation otherwise (cbr) takes no parameters; an unknown algorithm is
+        // reported by the schema check.
+        let baseline = [Algorithm::Gcc, Algorithm::Nada]
+            .into_iter()
+            .find(|a| a.name() == algorithm);
+        let known: Vec<String> = match baseline.and_then(tunables_of) {
+            Some(tunables) => tunables.iter().map(|t| t.name.to_owned()).collect(),
+            None => scream::sender::SenderConfig::for_generation(algorithm)
+                .unwrap_or_default()
+                .param_names()
+                .iter()
+                .map(|n| (*n).to_owned())
+                .collect(),
+        };
+        let what = if baseline.is_some() {
+            algorithm
+        } else {
+            "sender"
+        };
         let params_path = segs(&["flows", &i.to_string(), "params"]);
         let Some(params) = item_at(root, &params_path).and_then(Item::as_table_like) else {
             continue;
@@ -57,7 +70,7 @@ fn check_params(root: &Item, ctx: &Context<'_>) -> Result<(), ScenarioError> {
             return Err(ScenarioError::Invalid {
                 location: ctx.locate(&path),
                 message: format!(
-                    "unknown sender parameter \"{name}\" in [{}]{}",
+                    "unknown {what} parameter \"{name}\" in [{}]{}",
                     diagnose::dotted(&params_path),
                     diagnose::suggestion(name, &known)
                 ),

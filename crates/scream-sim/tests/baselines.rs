@@ -1,0 +1,127 @@
+//! Whole runs of the baseline controllers (gcc, nada) on the rate-based sender with the
+//! SCReAM receiver's RFC 8888 feedback.
+//!
+//! The link: 5 Mbit/s constant, 25 ms each way (50 ms RTT), a 300 ms tail-drop queue
+//! (the RMCAT default). Each flow runs alone for 60 s; the figures are taken over the
+//! second half, after GCC's multiplicative increase (8 %/s from 1 Mbit/s) has had time
+//! to reach the capacity (about 21 s). The bounds:
+//! - utilisation of at least 70 % over the second half: a controller that holds the
+//!   link near capacity; sawtooth and back-off cycles cost the rest;
+//! - p95 of the path's queueing delay (sojourn) well below the 300 ms the queue allows:
+//!   a delay-based controller keeps the queue short, a loss-driven one would sit at
+//!   the limit. GCC's threshold is at least 6 ms of scaled gradient and its decrease
+//!   lands at 85 % of the receive rate, so its queue drains each cycle: 100 ms. NADA
+//!   settles where x_curr = XREF RMAX / r_ref, 10 ms x 20/5 = 40 ms at the flow's 20
+//!   Mbit/s maximum: 100 ms leaves room for its approach.
+
+use scream_sim::output::{summary_json, timeseries_csv};
+use scream_sim::{Scenario, run};
+
+const CAPACITY_MBPS: f64 = 5.0;
+
+fn scenario(algorithm: &str, extra: &str) -> Scenario {
+    let text = format!(
+        r#"
+name = "baseline-{algorithm}"
+duration_s = 60.0
+report_window_s = [30.0, 60.0]
+
+[link]
+capacity_mbps = {CAPACITY_MBPS}
+one_way_delay_ms = 25.0
+
+[link.queue]
+kind = "tail-drop"
+limit_ms = 300.0
+
+[[flows]]
+name = "{algorithm}"
+algorithm = "{algorithm}"
+{extra}
+"#
+    );
+    scream_sim::scenario::load::load_str(&text, "baseline.toml", None, &[]).expect("valid scenario")
+}
+
+struct Figures {
+    utilisation: f64,
+    p95_sojourn_ms: f64,
+    mean_sojourn_ms: f64,
+}
+
+#[expect(
+    clippy::print_stderr,
+    reason = "the figures are the test's report, shown with --nocapture"
+)]
+fn measure(s: &Scenario) -> Figures {
+    let r = run(s, 1, None).expect("runs");
+    let f = &r.summary.flows[0];
+    let w = f.window.as_ref().expect("report window");
+    let fig = Figures {
+        utilisation: w.throughput_mbps / CAPACITY_MBPS,
+        p95_sojourn_ms: w.queue_delay_ms.p95,
+        mean_sojourn_ms: w.queue_delay_ms.mean,
+    };
+    eprintln!(
+        "{}: utilisation {:.1} %, sojourn mean {:.1} ms p95 {:.1} ms, loss {:.2} %, whole-run throughput {:.2} Mbit/s",
+        s.name,
+        fig.utilisation * 100.0,
+        fig.mean_sojourn_ms,
+        fig.p95_sojourn_ms,
+        f.loss_ratio * 100.0,
+        f.throughput_mbps
+    );
+    fig
+}
+
+fn assert_converges(s: &Scenario) {
+    let fig = measure(s);
+    assert!(
+        fig.utilisation >= 0.70 && fig.utilisation <= 1.0,
+        "{}: utilisation {}",
+        s.name,
+        fig.utilisation
+    );
+    assert!(
+        fig.p95_sojourn_ms <= 100.0,
+        "{}: p95 sojourn {} ms",
+        s.name,
+        fig.p95_sojourn_ms
+    );
+}
+
+#[test]
+fn gcc_with_the_kalman_filter_converges_near_capacity_with_a_short_queue() {
+    assert_converges(&scenario("gcc", ""));
+}
+
+#[test]
+fn gcc_with_the_trendline_converges_near_capacity_with_a_short_queue() {
+    assert_converges(&scenario("gcc", "[flows.gcc]\nestimator = \"trendline\""));
+}
+
+#[test]
+fn nada_converges_near_capacity_with_a_short_queue() {
+    assert_converges(&scenario("nada", ""));
+}
+
+#[test]
+fn baseline_runs_are_byte_identical() {
+    for algorithm in ["gcc", "nada"] {
+        let mut s = scenario(algorithm, "");
+        s.duration_s = 10.0;
+        s.report_window_s = None;
+        let (a, b) = (run(&s, 3, None).unwrap(), run(&s, 3, None).unwrap());
+        assert_eq!(
+            summary_json(&a.summary).unwrap(),
+            summary_json(&b.summary).unwrap(),
+            "{algorithm}"
+        );
+        assert_eq!(
+            timeseries_csv(&a.samples).unwrap(),
+            timeseries_csv(&b.samples).unwrap(),
+            "{algorithm}"
+        );
+        assert!(a.summary.flows[0].packets_received > 0, "{algorithm}");
+    }
+}
