@@ -12,27 +12,22 @@ use crate::endpoint::{Cbr, Endpoint, FrameClock, MediaStream, Placement, ScreamS
 use crate::error::SimError;
 use crate::flow::{Flow, StreamInfo};
 use crate::route::{self, Route};
-use crate::scenario::load::SYNTHETIC_TRACE_PREFIX;
 use crate::scenario::{
-    ALL_IMPROVEMENTS, Algorithm, DEFAULT_CAPACITY_MBPS, DEFAULT_ONE_WAY_DELAY_MS, Direction,
-    EcnSetting, FlowConfig, LinkConfig, QueueConfig, QueueKind, Scenario, SourceConfig, SourceKind,
+    ALL_IMPROVEMENTS, Algorithm, Direction, EcnSetting, FlowConfig, Scenario, SourceConfig,
+    SourceKind,
 };
-use crate::source::frame_trace::resolve_path;
 use crate::source::{Audio, Source, Video, load_frame_sizes};
 use scream::sender::{
     ConfigError, EcnMode, Improvements, Sender, SenderConfig, StreamConfig as ScreamStream,
 };
 use scream::{Bitrate, Duration, Ecn, Instant};
-use scream_netmodel::queue::{Codel, DualPi2, DualPi2Params, EcnThreshold, Fifo, L4sRamp};
-use scream_netmodel::{
-    Capacity, DirectedLink, Jitter, LossModel, PathEffects, ProbabilitySchedule, Queue, QueueLimit,
-    RateSchedule, RngStream, TableSpec, load_capacity_trace_with_time_unit, synthetic,
-};
+use scream_netmodel::RngStream;
 
-use crate::packet::Packet;
-
+mod links;
 mod rate_based;
 mod receiver;
+
+pub(crate) use links::{LinkNode, build_links};
 
 use receiver::scream_receiver;
 
@@ -53,246 +48,8 @@ pub(crate) fn secs(v: f64) -> Instant {
     Instant::from_nanos((v.max(0.0) * 1e9).round() as u64)
 }
 
-/// A directed link with what the world keeps beside it.
-#[derive(Debug)]
-pub(crate) struct LinkNode {
-    pub(crate) link: DirectedLink<Packet>,
-    pub(crate) name: Arc<str>,
-    pub(crate) direction: &'static str,
-}
-
-fn build_queue(q: &QueueConfig) -> Queue<Packet> {
-    match q.kind {
-        QueueKind::TailDrop => Queue::TailDrop(Fifo::new()),
-        QueueKind::Codel => {
-            Queue::Codel(Codel::new(ms(q.codel_target_ms), ms(q.codel_interval_ms)))
-        }
-        QueueKind::EcnThreshold => Queue::EcnThreshold(EcnThreshold::new(ms(q.ecn_threshold_ms))),
-        QueueKind::L4sRamp => Queue::L4sRamp(L4sRamp::new(ms(q.ramp_min_ms), ms(q.ramp_max_ms))),
-        QueueKind::DualPi2 => Queue::DualPi2(DualPi2::new(DualPi2Params {
-            target: ms(q.dualpi2_target_ms),
-            step: ms(q.dualpi2_step_ms),
-            coupling: q.dualpi2_coupling,
-            tupdate: ms(q.dualpi2_tupdate_ms),
-            alpha: q.dualpi2_alpha,
-            beta: q.dualpi2_beta,
-        })),
-    }
-}
-
 fn rate(mbps: f64) -> Bitrate {
     Bitrate::from_mbps(mbps)
-}
-
-/// The generated capacity a `synthetic:<name>` trace names, drawn from the streams of
-/// link direction `id`. It spans the run (up to the model's maximum, after which it
-/// repeats), so no run ever sees it loop early.
-fn synthetic_capacity(
-    s: &Scenario,
-    key: &str,
-    name: &str,
-    seed: u64,
-    id: &str,
-) -> Result<Capacity, SimError> {
-    let model = synthetic::preset(name).ok_or_else(|| SimError::Param {
-        key: format!("{key}.trace"),
-        reason: format!(
-            "unknown synthetic trace \"{name}\" (known: {})",
-            synthetic::preset_names().join(", ")
-        ),
-    })?;
-    let span = Duration::try_from_secs_f64(s.duration_s).unwrap_or(synthetic::MAX_SPAN);
-    Ok(Capacity::Schedule(model.schedule(seed, id, span)))
-}
-
-fn build_capacity(
-    s: &Scenario,
-    key: &str,
-    l: &LinkConfig,
-    default_mbps: f64,
-    (seed, id): (u64, &str),
-) -> Result<Capacity, SimError> {
-    let Some(trace) = &l.trace else {
-        return stepped_capacity(key, l, default_mbps);
-    };
-    let traced = if let Some(name) = trace.strip_prefix(SYNTHETIC_TRACE_PREFIX) {
-        synthetic_capacity(s, key, name, seed, id)?
-    } else {
-        let path = resolve_path(trace, s.base_dir.as_deref());
-        let spec = TableSpec {
-            time_column: l.trace_time_column,
-            rate_column: l.trace_rate_column,
-            unit: l.trace_rate_unit,
-            end: l.trace_end,
-        };
-        let (format, unit, packet) = (l.trace_format, l.trace_time_unit, l.mahimahi_packet_bytes);
-        load_capacity_trace_with_time_unit(&path, format, &spec, unit, packet).map_err(|e| {
-            SimError::LinkTrace {
-                key: format!("{key}.trace"),
-                source: e,
-            }
-        })?
-    };
-    match l.trace_window_s {
-        Some(window) => windowed_trace(key, l, default_mbps, traced, window),
-        None => Ok(traced),
-    }
-}
-
-/// Most rows a trace spliced into a window may unroll to (a 1 Hz trace over a day is
-/// 86 400).
-const MAX_WINDOW_ROWS: usize = 10_000_000;
-
-/// The stepped capacity with `traced` in place of it during `[from, until)`.
-fn windowed_trace(
-    key: &str,
-    l: &LinkConfig,
-    default_mbps: f64,
-    traced: Capacity,
-    [from, until]: [f64; 2],
-) -> Result<Capacity, SimError> {
-    let err = |reason: String| SimError::Param {
-        key: format!("{key}.trace_window_s"),
-        reason,
-    };
-    let Capacity::Schedule(mut trace) = traced else {
-        return Err(err(
-            "needs a table or synthetic trace (a mahimahi trace is a packet schedule)".into(),
-        ));
-    };
-    let (from, until) = (secs(from).as_nanos(), secs(until).as_nanos());
-    let inside = trace
-        .unrolled(until - from, MAX_WINDOW_ROWS)
-        .ok_or_else(|| {
-            err(format!(
-                "the trace changes more than {MAX_WINDOW_ROWS} times in the window"
-            ))
-        })?;
-    let outside = step_rows(l, default_mbps);
-    if outside.iter().any(|(_, r)| !r.bps().is_finite()) {
-        return Err(err(
-            "the capacity outside the window must be finite (capacity_mbps = inf)".into(),
-        ));
-    }
-    let rate_at = |t: u64| {
-        outside
-            .iter()
-            .take_while(|(start, _)| *start <= t)
-            .last()
-            .map_or(Bitrate::ZERO, |(_, r)| *r)
-    };
-    let mut rows: Vec<(u64, Bitrate)> =
-        outside.iter().copied().filter(|(t, _)| *t < from).collect();
-    rows.extend(inside.into_iter().map(|(t, r)| (from + t, r)));
-    rows.push((until, rate_at(until)));
-    rows.extend(outside.iter().copied().filter(|(t, _)| *t > until));
-    RateSchedule::new(&rows, None)
-        .map(Capacity::Schedule)
-        .ok_or_else(|| err("no usable capacity".into()))
-}
-
-/// `capacity_mbps` then `capacity_steps`, as schedule rows (ns, rate).
-fn step_rows(l: &LinkConfig, default_mbps: f64) -> Vec<(u64, Bitrate)> {
-    let initial = l.capacity_mbps.unwrap_or(default_mbps);
-    let mut rows = vec![(0u64, rate(initial))];
-    rows.extend(
-        l.capacity_steps
-            .iter()
-            .map(|[from, mbps]| (secs(*from).as_nanos(), rate(*mbps))),
-    );
-    rows
-}
-
-fn stepped_capacity(key: &str, l: &LinkConfig, default_mbps: f64) -> Result<Capacity, SimError> {
-    let initial = l.capacity_mbps.unwrap_or(default_mbps);
-    if l.capacity_steps.is_empty() {
-        return Ok(if initial.is_infinite() {
-            Capacity::Unlimited
-        } else {
-            Capacity::Constant(rate(initial))
-        });
-    }
-    RateSchedule::new(&step_rows(l, default_mbps), None)
-        .map(Capacity::Schedule)
-        .ok_or_else(|| SimError::Param {
-            key: format!("{key}.capacity_steps"),
-            reason: "no usable step".into(),
-        })
-}
-
-fn build_direction(
-    s: &Scenario,
-    key: &str,
-    l: &LinkConfig,
-    default_capacity_mbps: f64,
-    default_delay_ms: f64,
-    seed: u64,
-    id: &str,
-) -> Result<DirectedLink<Packet>, SimError> {
-    let jitter = Jitter {
-        sigma: ms(l.jitter_ms),
-        bound: ms(l.effective_jitter_max_ms()),
-        keep_order: l.jitter_keep_order,
-    };
-    let steps: Vec<(Instant, f64)> = l.loss_steps.iter().map(|[t, p]| (secs(*t), *p)).collect();
-    let loss = LossModel {
-        probability: ProbabilitySchedule::new(l.loss, &steps),
-        mean_burst_packets: l.loss_burst_packets,
-    };
-    let delay = ms(l.one_way_delay_ms.unwrap_or(default_delay_ms));
-    Ok(DirectedLink::new(
-        build_capacity(s, key, l, default_capacity_mbps, (seed, id))?,
-        build_queue(&l.queue),
-        QueueLimit {
-            time: ms(l.queue.limit_ms),
-            bytes: l.queue.limit_bytes,
-        },
-        PathEffects::new(delay, jitter, loss, seed, id),
-        seed,
-        id,
-    ))
-}
-
-/// Both directions of every link: link `i` is `2i` (forward) and `2i + 1` (reverse).
-pub(crate) fn build_links(s: &Scenario, seed: u64) -> Result<Vec<LinkNode>, SimError> {
-    let mut out = Vec::new();
-    for (i, l) in s.link_configs().iter().enumerate() {
-        let key = s.link_key(i);
-        let name: Arc<str> = s.link_name(i).into();
-        // The forward direction keeps the random-stream names it always had, so adding
-        // the reverse direction did not change any forward run.
-        let id = format!("link/{name}");
-        let forward = build_direction(
-            s,
-            &key,
-            l,
-            DEFAULT_CAPACITY_MBPS,
-            DEFAULT_ONE_WAY_DELAY_MS,
-            seed,
-            &id,
-        )?;
-        let r = l.reverse_config();
-        let reverse = build_direction(
-            s,
-            &format!("{key}.reverse"),
-            &r,
-            f64::INFINITY,
-            l.forward_delay_ms(),
-            seed,
-            &format!("{id}/reverse"),
-        )?;
-        out.push(LinkNode {
-            link: forward,
-            name: name.clone(),
-            direction: "forward",
-        });
-        out.push(LinkNode {
-            link: reverse,
-            name,
-            direction: "reverse",
-        });
-    }
-    Ok(out)
 }
 
 /// Everything of the network besides the links.
