@@ -112,6 +112,11 @@ impl<'a> Data<'a> {
                     .iter()
                     .filter_map(|s| value(s).map(|v| (s.t_s, v)))
                     .collect();
+                // A series this kind of flow never has (a TCP flow's target bitrate or
+                // RTP queue) would only add a legend entry for nothing.
+                if points.is_empty() {
+                    continue;
+                }
                 let n = lines.len();
                 let stroke = if n >= PALETTE.len() {
                     Stroke::Dashed
@@ -187,15 +192,14 @@ impl<'a> Data<'a> {
             &mut lines,
             Scope::Flow,
             // Bytes in flight swing with every frame; drawn first, they leave the
-            // window visible.
+            // window visible. "window": V2's reference window, V1's and draft-00's
+            // congestion window, TCP's cwnd.
             &[
                 ("bytes in flight", |s| s.bytes_in_flight.map(|b| b / 1000.0)),
-                ("reference window", |s| {
-                    s.ref_window_bytes.map(|b| b / 1000.0)
-                }),
+                ("window", |s| s.ref_window_bytes.map(|b| b / 1000.0)),
             ],
         );
-        self.figure("reference window", "size (kB)", lines)
+        self.figure("congestion window", "size (kB)", lines)
     }
 
     fn rtt(&self) -> Figure {

@@ -1,7 +1,7 @@
 //! PNG and SVG plots of one run: the stacked `overview` (every quantity on one shared
 //! time axis, one colour per stream, the run's identity in a footer), and single
 //! figures in the style of the published SCReAM figures: capacity vs throughput vs
-//! target, queue delays, reference window vs bytes in flight, and smoothed RTT.
+//! target, queue delays, congestion window (V2: reference window) vs bytes in flight, and smoothed RTT.
 //!
 //! Text is drawn with the bundled DejaVu Sans (assets/fonts), so rendering needs no
 //! system font.

@@ -155,7 +155,7 @@ fn flow_quantities_are_drawn_once_per_flow_and_stream_quantities_per_stream() {
     let dir = scratch_dir("streams");
     write_plots(&input, &dir).expect("plots render");
     let window = std::fs::read_to_string(dir.join("window.svg")).expect("written");
-    assert!(window.contains("reference window") && !window.contains("video/"));
+    assert!(window.contains("congestion window") && !window.contains("video/"));
     let throughput = std::fs::read_to_string(dir.join("throughput.svg")).expect("written");
     assert!(throughput.contains("video/high: target bitrate"));
     assert!(throughput.contains("video/low: target bitrate"));
@@ -263,4 +263,32 @@ fn the_delay_cdf_draws_each_flow_in_its_overview_colour() {
     let svg = std::fs::read_to_string(dir.join("delay_cdf.svg")).expect("written");
     assert!(svg.contains("frame delay (ms)") && svg.contains("path queue delay (ms)"));
     assert!(svg.contains("video-1") && svg.contains("video-2"));
+}
+
+#[test]
+fn a_series_a_flow_never_has_gets_no_legend_entry() {
+    let mut samples = synthetic_samples(&["video", "tcp"], 10.0);
+    // A TCP flow has no target bitrate, RTP queue or delay estimate of its own.
+    for s in samples.iter_mut().filter(|s| &*s.flow == "tcp") {
+        s.target_mbps = None;
+        s.rtp_queue_delay_ms = None;
+        s.est_queue_delay_ms = None;
+    }
+    let input = PlotInput {
+        scenario_name: "video-and-tcp",
+        samples: &samples,
+        footer: "scenario video-and-tcp · seed 1",
+        max_bitrate_mbps: &[],
+        cdfs: &[],
+    };
+    let dir = scratch_dir("absent");
+    write_plots(&input, &dir).expect("plots render");
+    let throughput = std::fs::read_to_string(dir.join("throughput.svg")).expect("written");
+    assert!(throughput.contains("video: target bitrate"));
+    assert!(throughput.contains("tcp: throughput"));
+    assert!(!throughput.contains("tcp: target bitrate"));
+    let delay = std::fs::read_to_string(dir.join("delay.svg")).expect("written");
+    assert!(delay.contains("video: RTP queue delay"));
+    assert!(!delay.contains("tcp: RTP queue delay"));
+    assert!(!delay.contains("tcp: estimated queue delay"));
 }

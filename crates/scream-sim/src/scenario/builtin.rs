@@ -37,6 +37,8 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!("paper-5g"),
     builtin!("paper-5g-v2"),
     builtin!("paper-tuning"),
+    builtin!("cs244-fig3"),
+    builtin!("cs244-fig3-v2"),
     builtin!("ericsson-default"),
     builtin!("ericsson-default-ecn"),
     builtin!("ericsson-default-delay"),
