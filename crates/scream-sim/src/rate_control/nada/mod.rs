@@ -120,17 +120,27 @@ impl Nada {
             }
         }
         if !self.signal.on_report(results, &self.cfg) {
+            self.on_queue(s.queued_bytes);
             return;
         }
-        let x_curr = self.signal.aggregate_ms(&self.cfg);
         // δ, the time since the previous update: the target interval DELTA before the
         // first, and never more than TAU (a report after a long silence must not scale
         // one step by the whole gap).
-        let delta_ms = self
+        let since_ms = self
             .last_update
-            .map_or(self.cfg.delta_ms, |t| ms(now.saturating_duration_since(t)))
-            .min(self.cfg.tau_ms);
+            .map_or(self.cfg.delta_ms, |t| ms(now.saturating_duration_since(t)));
+        // RFC 8698 §4.3 and §5.1: the rate is calculated once per feedback interval
+        // DELTA. RFC 8888 reports come faster (every 40 ms or 16 packets); the ones in
+        // between only feed the statistics, so that x_prev, x_diff and the ALPHA
+        // smoothing are taken over DELTA as the RFC's gains assume.
+        if since_ms < self.cfg.delta_ms {
+            self.on_queue(s.queued_bytes);
+            return;
+        }
+        let delta_ms = since_ms.min(self.cfg.tau_ms);
         self.last_update = Some(now);
+        self.signal.smooth_ratios(&self.cfg);
+        let x_curr = self.signal.aggregate_ms(&self.cfg);
         let r = self.r_ref.bps();
         let next = if self.signal.ramp_up(&self.cfg) {
             self.mode = Mode::RampUp;

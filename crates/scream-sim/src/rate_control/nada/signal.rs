@@ -13,11 +13,24 @@ use crate::rate_control::PacketResult;
 /// d_queue with a min filter to drop jitter; the window length is our choice: 15
 /// samples, about one RFC 8888 report's worth of packets).
 pub(crate) const MIN_FILTER_SAMPLES: usize = 15;
+/// Upper bound of x_curr, ms: the aggregate congestion signal of the RFC's authors'
+/// reference simulator (cisco/ns3-rmcat `NADA_PARAM_XMAX`, "maximum value of aggregate
+/// congestion signal"; RFC 8698's table leaves it out). The loss penalty grows with the
+/// square of the loss ratio, so a tail-drop burst (20 % loss: DLOSS (0.2/PLRREF)² = 4 s)
+/// would otherwise put seconds into x_curr, and as the smoothed ratio decays the §4.3
+/// derivative term KAPPA ETA x_diff / TAU would double r_ref every DELTA while the
+/// signal still reads many times the equilibrium.
+pub(crate) const X_MAX_MS: f64 = 500.0;
 /// Most packets the observation window keeps (hostile feedback cannot grow it).
 const MAX_WINDOW_PACKETS: usize = 1 << 16;
 /// Weight of a new loss interval in the running average loss interval (RFC 8698
 /// §4.2's loss_int, "measured average loss interval in packet count"; the RFC leaves
-/// the averaging open, we use an EWMA of 1/8).
+/// the averaging open, we use an EWMA of 1/8). An interval runs from one loss event to
+/// the next, a loss event being a run of consecutive lost packets (RFC 5348 §5.2's
+/// loss interval, as the RFC's authors' reference simulator counts them): a tail-drop
+/// queue loses packets in bursts, and counting each packet of a burst as an interval
+/// of zero would pull loss_int to nothing, end the warping a few packets after the
+/// burst and hand the sender the full, unwarped queue as a step in x_curr.
 const LOSS_INTERVAL_GAIN: f64 = 0.125;
 
 /// One packet in the LOGWIN observation window.
@@ -81,7 +94,9 @@ impl Signal {
     fn on_packet(&mut self, r: &PacketResult) {
         let lost = !r.received();
         if lost {
-            if let Some(n) = self.packets_since_loss {
+            // A loss right after a loss continues the same event (interval 0 is no
+            // interval).
+            if let Some(n) = self.packets_since_loss.filter(|&n| n > 0) {
                 let n = n as f64;
                 self.loss_interval = Some(match self.loss_interval {
                     None => n,
@@ -144,16 +159,20 @@ impl Signal {
         {
             self.pop_window();
         }
-        if results.is_empty() {
-            return false;
-        }
-        // RFC 8698 §5.1.2: instantaneous ratios over the window, smoothed with ALPHA.
+        !results.is_empty()
+    }
+
+    /// RFC 8698 §5.1.2: the instantaneous ratios over the window, smoothed with ALPHA.
+    /// Called once per rate calculation (every DELTA), the cadence ALPHA was chosen for:
+    /// run on every RFC 8888 report (every 40 ms or less) the smoothing would span a
+    /// fraction of the time the RFC means, and a burst of losses would reach x_curr
+    /// almost unfiltered (squared, through DLOSS).
+    pub(crate) fn smooth_ratios(&mut self, cfg: &NadaConfig) {
         let n = self.window.len().max(1) as f64;
         let loss_inst = f64::from(self.window_lost) / n;
         let mark_inst = f64::from(self.window_ce) / n;
         self.p_loss = cfg.alpha * loss_inst + (1.0 - cfg.alpha) * self.p_loss;
         self.p_mark = cfg.alpha * mark_inst + (1.0 - cfg.alpha) * self.p_mark;
-        true
     }
 
     /// d_tilde (RFC 8698 §4.2): d_queue, warped down above QTH while a loss is recent
@@ -178,9 +197,10 @@ impl Signal {
     /// x_curr = d_tilde + DMARK (p_mark/PMRREF)² + DLOSS (p_loss/PLRREF)², ms
     /// (RFC 8698 §4.2).
     pub(crate) fn aggregate_ms(&self, cfg: &NadaConfig) -> f64 {
-        self.warped_delay_ms(cfg)
+        (self.warped_delay_ms(cfg)
             + cfg.dmark_ms * (self.p_mark / cfg.pmrref).powi(2)
-            + cfg.dloss_ms * (self.p_loss / cfg.plrref).powi(2)
+            + cfg.dloss_ms * (self.p_loss / cfg.plrref).powi(2))
+        .min(X_MAX_MS)
     }
 
     /// rmode (RFC 8698 §4.2): accelerated ramp-up while the window holds no loss, no
