@@ -11,6 +11,7 @@ mod progress;
 mod report_cmd;
 mod scenarios;
 mod sim;
+mod study;
 mod suite;
 mod sweep;
 
@@ -42,6 +43,9 @@ enum Command {
     Report(report_cmd::ReportArgs),
     /// Run an evaluation suite into report.md (`scream suite rmcat`, docs/rmcat.md).
     Suite(suite::SuiteArgs),
+    /// Run a built-in study into report.md and figures (`scream study lte`,
+    /// docs/lte-comparison.md).
+    Study(study::StudyArgs),
     /// RFC 8888 congestion control feedback tools.
     Ccfb(ccfb::CcfbArgs),
 }
@@ -57,6 +61,7 @@ fn main() {
         Command::Sweep(args) => sweep::main(&args),
         Command::Report(args) => report_cmd::main(&args),
         Command::Suite(args) => suite::main(&args),
+        Command::Study(args) => study::main(&args),
         Command::Ccfb(args) => ccfb::main(args),
     };
     report(result);

@@ -51,6 +51,7 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!("eight-l4s-flows"),
     builtin!("feedback-blackout"),
     builtin!("scream-vs-tcp"),
+    builtin!("lte-comparison"),
 ];
 
 /// The RMCAT evaluation cases (RFC 8867 §5 and §6, docs/rmcat.md), in suite order.

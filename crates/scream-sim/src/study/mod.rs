@@ -6,6 +6,7 @@
 //! front. A point's value is the mean over its seeds that ran `ok`.
 
 mod figures;
+pub mod lte;
 mod markdown;
 mod results;
 mod tables;
