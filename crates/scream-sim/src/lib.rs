@@ -12,6 +12,7 @@
 //! and how fast the run happened.
 
 mod build;
+pub mod cells;
 pub mod compat;
 mod endpoint;
 pub mod engine;

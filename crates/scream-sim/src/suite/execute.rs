@@ -2,12 +2,7 @@
 //! Each finished cell leaves `cell.json` (and its figures) in its folder, so a second
 //! call reuses it unless the cell's scenario text or overrides changed, or `fresh`.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-use serde::{Deserialize, Serialize};
 
 use super::cases::SuiteCase;
 use super::measure::{CellMetrics, measure};
@@ -18,8 +13,7 @@ use crate::scenario::load::{Override, load_str};
 
 /// The folder of the cells, under the output folder.
 pub const CELLS_DIR: &str = "cells";
-/// A finished cell's record.
-pub const CELL_JSON: &str = "cell.json";
+pub use crate::cells::CELL_JSON;
 /// The figures written per cell (single figures of [`crate::plot`]).
 pub const FIGURES: [&str; 2] = ["throughput", "delay"];
 
@@ -35,20 +29,7 @@ pub struct Cell {
 }
 
 /// What became of a cell.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    /// It ran.
-    Done(CellMetrics),
-    /// It could not be loaded or run: why.
-    Error(String),
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-struct Record {
-    key: String,
-    outcome: Outcome,
-}
+pub type Outcome = crate::cells::Outcome<CellMetrics>;
 
 /// One cell's result.
 #[derive(Debug, Clone)]
@@ -123,22 +104,9 @@ pub fn cells(options: &Options<'_>) -> Vec<Cell> {
 /// write the output folder is an error: a cell that cannot run is an error cell.
 pub fn run(options: &Options<'_>) -> Result<Vec<CellResult>, std::io::Error> {
     let all = cells(options);
-    let slots: Mutex<Vec<Option<CellResult>>> = Mutex::new(vec![None; all.len()]);
-    let done = AtomicUsize::new(0);
-    crate::parallel::for_each(&all, options.jobs, |i, cell| {
-        let result = run_cell(cell, options)?;
-        if let Ok(mut s) = slots.lock() {
-            s[i] = Some(result);
-        }
-        (options.progress)(done.fetch_add(1, Ordering::Relaxed) + 1, all.len());
-        Ok::<(), std::io::Error>(())
-    })?;
-    Ok(slots
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .into_iter()
-        .flatten()
-        .collect())
+    crate::cells::run_all(&all, options.jobs, options.progress, |cell| {
+        run_cell(cell, options)
+    })
 }
 
 /// The overrides of a cell: the variation's on each bottleneck, the substitution, the
@@ -170,55 +138,36 @@ fn run_cell(cell: &Cell, o: &Options<'_>) -> Result<CellResult, std::io::Error> 
     let dir = o.out_dir.join(&rel);
     let prepared = overrides(case, cell, o.extra);
     let key = match &prepared {
-        Ok((_, list)) => fingerprint(case.text, list),
-        Err(e) => fingerprint(case.text, std::slice::from_ref(e)),
+        Ok((_, list)) => crate::cells::fingerprint(
+            std::iter::once(case.text).chain(list.iter().map(String::as_str)),
+        ),
+        Err(e) => crate::cells::fingerprint([case.text, e.as_str()]),
     };
-    let record_path = dir.join(CELL_JSON);
-    if !o.fresh {
-        if let Some(r) = std::fs::read_to_string(&record_path)
-            .ok()
-            .and_then(|t| serde_json::from_str::<Record>(&t).ok())
-            .filter(|r| r.key == key)
-        {
-            return Ok(CellResult {
-                cell: cell.clone(),
-                dir: rel,
-                outcome: r.outcome,
-                reused: true,
-            });
+    let (outcome, reused) = crate::cells::run_or_reuse(&dir, key, o.fresh, || {
+        let simulated = match simulate(case, prepared) {
+            Ok(s) => s,
+            Err(e) => return Ok(Err(e.split_whitespace().collect::<Vec<_>>().join(" "))),
+        };
+        let (scenario, result, media) = simulated;
+        if o.figures {
+            let max = crate::plot::stream_max_bitrates(&scenario);
+            let input = crate::plot::PlotInput {
+                scenario_name: &format!("{} {} {}", case.name, cell.variation, cell.algorithm),
+                samples: &result.samples,
+                footer: "",
+                max_bitrate_mbps: &max,
+                cdfs: &result.delay_cdfs,
+            };
+            crate::plot::write_figures(&input, &dir, &FIGURES)
+                .map_err(|e| std::io::Error::other(e.to_string()))?;
         }
-    }
-    std::fs::create_dir_all(&dir)?;
-    // A panic is a simulator bug that some case reaches; it becomes this cell's error.
-    let simulated = catch_unwind(AssertUnwindSafe(|| simulate(case, prepared)))
-        .unwrap_or_else(|_| Err("the simulator panicked".to_owned()));
-    let outcome = match simulated {
-        Ok((scenario, result, media)) => {
-            if o.figures {
-                let max = crate::plot::stream_max_bitrates(&scenario);
-                let input = crate::plot::PlotInput {
-                    scenario_name: &format!("{} {} {}", case.name, cell.variation, cell.algorithm),
-                    samples: &result.samples,
-                    footer: "",
-                    max_bitrate_mbps: &max,
-                    cdfs: &result.delay_cdfs,
-                };
-                crate::plot::write_figures(&input, &dir, &FIGURES)
-                    .map_err(|e| std::io::Error::other(e.to_string()))?;
-            }
-            Outcome::Done(measure(&scenario, &result, &case.facts, &media))
-        }
-        Err(e) => Outcome::Error(e.split_whitespace().collect::<Vec<_>>().join(" ")),
-    };
-    let record = Record { key, outcome };
-    let mut text = serde_json::to_string_pretty(&record).map_err(std::io::Error::other)?;
-    text.push('\n');
-    std::fs::write(&record_path, text)?;
+        Ok(Ok(measure(&scenario, &result, &case.facts, &media)))
+    })?;
     Ok(CellResult {
         cell: cell.clone(),
         dir: rel,
-        outcome: record.outcome,
-        reused: false,
+        outcome,
+        reused,
     })
 }
 
@@ -238,16 +187,4 @@ fn simulate(
     scenario.validate().map_err(|e| e.to_string())?;
     let result = crate::run(&scenario, scenario.seed, None).map_err(|e| e.to_string())?;
     Ok((scenario, result, layout.media))
-}
-
-/// FNV-1a of the case text and the overrides: what a reused cell must match.
-fn fingerprint(text: &str, overrides: &[String]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in std::iter::once(text).chain(overrides.iter().map(String::as_str)) {
-        for b in part.bytes().chain([0u8]) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    format!("{h:016x}")
 }

@@ -3,12 +3,7 @@
 //! reuses it when the cell's scenario is the same (a fingerprint of its TOML), unless
 //! `fresh`.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-use serde::{Deserialize, Serialize};
 
 use super::scenario::{Setup, build, template};
 use super::stats::{CellMetrics, measure};
@@ -16,8 +11,7 @@ use crate::Scenario;
 
 /// The folder of the cells, under the output folder.
 pub const CELLS_DIR: &str = "cells";
-/// A finished cell's record.
-pub const CELL_JSON: &str = "cell.json";
+pub use crate::cells::CELL_JSON;
 
 /// One cell.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,20 +35,7 @@ impl Cell {
 }
 
 /// What became of a cell.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    /// It ran.
-    Done(CellMetrics),
-    /// It could not be built or run: why.
-    Error(String),
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-struct Record {
-    key: String,
-    outcome: Outcome,
-}
+pub type Outcome = crate::cells::Outcome<CellMetrics>;
 
 /// One cell's result.
 #[derive(Debug, Clone)]
@@ -115,59 +96,26 @@ pub fn run(options: &Options<'_>) -> Result<Vec<CellResult>, String> {
     super::scenario::check(options.setup)?;
     let base = template(options.setup)?;
     let all = cells(options.setup);
-    let slots: Mutex<Vec<Option<CellResult>>> = Mutex::new(vec![None; all.len()]);
-    let done = AtomicUsize::new(0);
-    crate::parallel::for_each(&all, options.jobs, |i, cell| {
-        let result = run_cell(&base, cell, options)?;
-        if let Ok(mut s) = slots.lock() {
-            s[i] = Some(result);
-        }
-        (options.progress)(done.fetch_add(1, Ordering::Relaxed) + 1, all.len());
-        Ok::<(), std::io::Error>(())
+    crate::cells::run_all(&all, options.jobs, options.progress, |cell| {
+        run_cell(&base, cell, options)
     })
-    .map_err(|e| format!("{}: {e}", options.out_dir.display()))?;
-    Ok(slots
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .into_iter()
-        .flatten()
-        .collect())
+    .map_err(|e| format!("{}: {e}", options.out_dir.display()))
 }
 
 fn run_cell(base: &Scenario, cell: &Cell, o: &Options<'_>) -> Result<CellResult, std::io::Error> {
     let dir = o.out_dir.join(cell.dir());
     let built = build(base, cell.users, cell.load_mbps, &cell.algorithm);
     let key = match &built {
-        Ok(s) => fingerprint(&crate::scenario::to_toml(s).unwrap_or_default()),
-        Err(e) => fingerprint(e),
-    };
-    let record_path = dir.join(CELL_JSON);
-    if !o.fresh {
-        if let Some(r) = std::fs::read_to_string(&record_path)
-            .ok()
-            .and_then(|t| serde_json::from_str::<Record>(&t).ok())
-            .filter(|r| r.key == key)
-        {
-            return Ok(CellResult {
-                cell: cell.clone(),
-                outcome: r.outcome,
-                reused: true,
-            });
+        Ok(s) => {
+            crate::cells::fingerprint([crate::scenario::to_toml(s).unwrap_or_default().as_str()])
         }
-    }
-    std::fs::create_dir_all(&dir)?;
-    // A panic is a simulator bug that some cell reaches; it becomes this cell's error.
-    let outcome = catch_unwind(AssertUnwindSafe(|| simulate(built)))
-        .unwrap_or_else(|_| Err("the simulator panicked".to_owned()))
-        .map_or_else(Outcome::Error, Outcome::Done);
-    let record = Record { key, outcome };
-    let mut text = serde_json::to_string_pretty(&record).map_err(std::io::Error::other)?;
-    text.push('\n');
-    std::fs::write(&record_path, text)?;
+        Err(e) => crate::cells::fingerprint([e.as_str()]),
+    };
+    let (outcome, reused) = crate::cells::run_or_reuse(&dir, key, o.fresh, || Ok(simulate(built)))?;
     Ok(CellResult {
         cell: cell.clone(),
-        outcome: record.outcome,
-        reused: false,
+        outcome,
+        reused,
     })
 }
 
@@ -188,14 +136,4 @@ fn simulate(built: Result<Scenario, String>) -> Result<CellMetrics, String> {
             .map_or(0.0, |f| f.start_s)
     };
     Ok(measure(&result.summary, propagation_ms, &start_s))
-}
-
-/// FNV-1a of a cell's scenario: what a reused cell must match.
-fn fingerprint(text: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
 }
