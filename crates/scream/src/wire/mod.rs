@@ -1,3 +1,4 @@
 //! Wire formats.
 
 pub mod ccfb;
+pub mod rtp;
