@@ -6,6 +6,7 @@ mod columns;
 mod eval;
 mod logs;
 mod manifest;
+mod net;
 mod params;
 mod progress;
 mod report_cmd;
@@ -48,6 +49,13 @@ enum Command {
     Study(study::StudyArgs),
     /// RFC 8888 congestion control feedback tools.
     Ccfb(ccfb::CcfbArgs),
+    /// Send modelled video with SCReAM over UDP to a receiver (docs/real-network.md).
+    Send(net::send::SendArgs),
+    /// Receive RTP over UDP and answer each sender with RFC 8888 feedback.
+    Recv(net::recv::RecvArgs),
+    /// A real-time UDP bottleneck: capacity, queue/AQM with ECN marking, delay,
+    /// jitter and loss in both directions.
+    Link(net::link::LinkArgs),
 }
 
 fn main() {
@@ -63,6 +71,9 @@ fn main() {
         Command::Suite(args) => suite::main(&args),
         Command::Study(args) => study::main(&args),
         Command::Ccfb(args) => ccfb::main(args),
+        Command::Send(args) => net::send::main(&args),
+        Command::Recv(args) => net::recv::main(&args),
+        Command::Link(args) => net::link::main(&args),
     };
     report(result);
 }

@@ -23,7 +23,7 @@ use scream::sender::{
 use scream::{Bitrate, Duration, Ecn, Instant};
 use scream_netmodel::RngStream;
 
-mod links;
+pub(crate) mod links;
 mod rate_based;
 mod receiver;
 

@@ -14,6 +14,7 @@
 mod build;
 pub mod cells;
 pub mod compat;
+pub mod emulator;
 mod endpoint;
 pub mod engine;
 pub mod error;

@@ -14,8 +14,8 @@ use crate::source::frame_trace::resolve_path;
 use scream::{Bitrate, Duration, Instant};
 use scream_netmodel::queue::{Codel, DualPi2, DualPi2Params, EcnThreshold, Fifo, L4sRamp};
 use scream_netmodel::{
-    Capacity, DirectedLink, Jitter, LossModel, PathEffects, ProbabilitySchedule, Queue, QueueLimit,
-    RateSchedule, TableSpec, load_capacity_trace_with_time_unit, synthetic,
+    Capacity, DirectedLink, Jitter, LossModel, NetPacket, PathEffects, ProbabilitySchedule, Queue,
+    QueueLimit, RateSchedule, TableSpec, load_capacity_trace_with_time_unit, synthetic,
 };
 
 /// A directed link with what the world keeps beside it.
@@ -26,7 +26,7 @@ pub(crate) struct LinkNode {
     pub(crate) direction: &'static str,
 }
 
-fn build_queue(q: &QueueConfig) -> Queue<Packet> {
+fn build_queue<P: NetPacket>(q: &QueueConfig) -> Queue<P> {
     match q.kind {
         QueueKind::TailDrop => Queue::TailDrop(Fifo::new()),
         QueueKind::Codel => {
@@ -181,7 +181,7 @@ fn stepped_capacity(key: &str, l: &LinkConfig, default_mbps: f64) -> Result<Capa
         })
 }
 
-fn build_direction(
+fn build_direction<P: NetPacket>(
     s: &Scenario,
     key: &str,
     l: &LinkConfig,
@@ -189,7 +189,7 @@ fn build_direction(
     default_delay_ms: f64,
     seed: u64,
     id: &str,
-) -> Result<DirectedLink<Packet>, SimError> {
+) -> Result<DirectedLink<P>, SimError> {
     let jitter = Jitter {
         sigma: ms(l.jitter_ms),
         bound: ms(l.effective_jitter_max_ms()),
@@ -214,34 +214,52 @@ fn build_direction(
     ))
 }
 
+/// Both directions of link `i` of `s`, forward then reverse, for any packet type:
+/// the simulator's packets or a real-time emulator's datagrams.
+pub(crate) fn link_directions<P: NetPacket>(
+    s: &Scenario,
+    i: usize,
+    seed: u64,
+) -> Result<(DirectedLink<P>, DirectedLink<P>), SimError> {
+    let links = s.link_configs();
+    let Some(l) = links.get(i) else {
+        return Err(SimError::Param {
+            key: "links".into(),
+            reason: format!("has no link {i}"),
+        });
+    };
+    let key = s.link_key(i);
+    // The forward direction keeps the random-stream names it always had, so adding
+    // the reverse direction did not change any forward run.
+    let id = format!("link/{}", s.link_name(i));
+    let forward = build_direction(
+        s,
+        &key,
+        l,
+        DEFAULT_CAPACITY_MBPS,
+        DEFAULT_ONE_WAY_DELAY_MS,
+        seed,
+        &id,
+    )?;
+    let r = l.reverse_config();
+    let reverse = build_direction(
+        s,
+        &format!("{key}.reverse"),
+        &r,
+        f64::INFINITY,
+        l.forward_delay_ms(),
+        seed,
+        &format!("{id}/reverse"),
+    )?;
+    Ok((forward, reverse))
+}
+
 /// Both directions of every link: link `i` is `2i` (forward) and `2i + 1` (reverse).
 pub(crate) fn build_links(s: &Scenario, seed: u64) -> Result<Vec<LinkNode>, SimError> {
     let mut out = Vec::new();
-    for (i, l) in s.link_configs().iter().enumerate() {
-        let key = s.link_key(i);
+    for i in 0..s.link_configs().len() {
         let name: Arc<str> = s.link_name(i).into();
-        // The forward direction keeps the random-stream names it always had, so adding
-        // the reverse direction did not change any forward run.
-        let id = format!("link/{name}");
-        let forward = build_direction(
-            s,
-            &key,
-            l,
-            DEFAULT_CAPACITY_MBPS,
-            DEFAULT_ONE_WAY_DELAY_MS,
-            seed,
-            &id,
-        )?;
-        let r = l.reverse_config();
-        let reverse = build_direction(
-            s,
-            &format!("{key}.reverse"),
-            &r,
-            f64::INFINITY,
-            l.forward_delay_ms(),
-            seed,
-            &format!("{id}/reverse"),
-        )?;
+        let (forward, reverse) = link_directions(s, i, seed)?;
         out.push(LinkNode {
             link: forward,
             name: name.clone(),

@@ -25,7 +25,7 @@ pub struct ValidationError {
 
 type Check = Result<(), ValidationError>;
 
-fn fail(key: impl Into<String>, reason: impl Into<String>) -> Check {
+fn fail<T>(key: impl Into<String>, reason: impl Into<String>) -> Result<T, ValidationError> {
     Err(ValidationError {
         key: key.into(),
         reason: reason.into(),
@@ -82,6 +82,29 @@ impl Scenario {
                 return fail("report_window_s", "must be [from, to] with to > from");
             }
         }
+        let names = self.validate_links()?;
+        if self.flows.is_empty() {
+            return fail(
+                "flows",
+                "is empty: a scenario needs at least one [[flows]] table",
+            );
+        }
+        let mut flow_names = BTreeSet::new();
+        for (i, f) in self.flows.iter().enumerate() {
+            let key = format!("flows[{i}]");
+            if !flow_names.insert(self.flow_name(i)) {
+                return fail(
+                    format!("{key}.name"),
+                    format!("`{}` is used by two flows", self.flow_name(i)),
+                );
+            }
+            self.validate_flow(&key, f, &names)?;
+        }
+        self.validate_cbr_packets()
+    }
+
+    /// Checks the links alone (what a link emulator needs); returns their names.
+    pub fn validate_links(&self) -> Result<BTreeSet<String>, ValidationError> {
         if self.link.is_some() && !self.links.is_empty() {
             return fail(
                 "links",
@@ -126,24 +149,7 @@ impl Scenario {
                 );
             }
         }
-        if self.flows.is_empty() {
-            return fail(
-                "flows",
-                "is empty: a scenario needs at least one [[flows]] table",
-            );
-        }
-        let mut flow_names = BTreeSet::new();
-        for (i, f) in self.flows.iter().enumerate() {
-            let key = format!("flows[{i}]");
-            if !flow_names.insert(self.flow_name(i)) {
-                return fail(
-                    format!("{key}.name"),
-                    format!("`{}` is used by two flows", self.flow_name(i)),
-                );
-            }
-            self.validate_flow(&key, f, &names)?;
-        }
-        self.validate_cbr_packets()
+        Ok(names)
     }
 
     /// The packets of all `cbr` flows together (see [`MAX_CBR_PACKETS`]); the error

@@ -1,0 +1,266 @@
+//! `scream link`: a real-time bottleneck for UDP built from a scenario's link model.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use scream::{Duration, Instant};
+use scream_net::link::Direction;
+use scream_net::{Clock, LinkDatagram, LinkEmulator};
+use scream_sim::Scenario;
+use scream_sim::emulator::{LINK_BASE, emulated_link};
+use scream_sim::metrics::LinkSample;
+use scream_sim::scenario::load::{Override, load_named, load_str};
+
+use super::output::{RunFiles, write_run};
+use super::{mbps, parse_addr, run_end, sample_interval, say};
+
+/// Arguments of `scream link`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct LinkArgs {
+    /// Address clients send to: HOST:PORT.
+    #[arg(long)]
+    listen: String,
+    /// The server datagrams are forwarded to: HOST:PORT.
+    #[arg(long)]
+    forward: String,
+    /// Capacity, Mbit/s (`link.capacity_mbps`; default unlimited).
+    #[arg(long)]
+    rate: Option<f64>,
+    /// Capacity trace file (`link.trace`; mahimahi or a table, see docs/scenarios.md).
+    #[arg(long)]
+    trace: Option<String>,
+    /// One-way propagation delay, ms (`link.one_way_delay_ms`).
+    #[arg(long)]
+    delay: Option<f64>,
+    /// Delay jitter (standard deviation), ms (`link.jitter_ms`).
+    #[arg(long)]
+    jitter: Option<f64>,
+    /// Random loss probability, 0..1 (`link.loss`).
+    #[arg(long)]
+    loss: Option<f64>,
+    /// Queue: tail-drop, codel, l4s-ramp, ecn-threshold or dualpi2 (`link.queue.kind`).
+    #[arg(long)]
+    queue: Option<String>,
+    /// Queue limit, ms at the current capacity (`link.queue.limit_ms`).
+    #[arg(long)]
+    queue_ms: Option<f64>,
+    /// Reverse (server to client) capacity, Mbit/s (`link.reverse.capacity_mbps`).
+    #[arg(long)]
+    reverse_rate: Option<f64>,
+    /// Reverse one-way delay, ms (default: the forward delay).
+    #[arg(long)]
+    reverse_delay: Option<f64>,
+    /// Reverse jitter, ms.
+    #[arg(long)]
+    reverse_jitter: Option<f64>,
+    /// Reverse random loss probability, 0..1.
+    #[arg(long)]
+    reverse_loss: Option<f64>,
+    /// Take the link from this scenario (built-in name or .toml file) instead of the
+    /// flags' unlimited base; flags and --set still apply to its `link` table.
+    #[arg(long)]
+    scenario: Option<String>,
+    /// With --scenario: which of its `[[links]]`, by name (default: the first).
+    #[arg(long)]
+    link: Option<String>,
+    /// Any other link key: `--set link.queue.ramp_max_ms=4`.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+    /// Random seed of jitter, loss and AQM draws (default: the scenario's).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Seconds to run.
+    #[arg(long, default_value_t = 30.0)]
+    duration: f64,
+    /// links.csv sampling interval, ms.
+    #[arg(long, default_value_t = 50.0)]
+    sample_interval_ms: f64,
+    /// Write links.csv and summary.json here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// The flags as `--set` overrides of the link table.
+fn overrides(args: &LinkArgs) -> Result<Vec<Override>, String> {
+    let num = |key: &str, v: Option<f64>| v.map(|v| format!("link.{key}={v}"));
+    let text = |key: &str, v: &Option<String>| v.as_ref().map(|v| format!("link.{key}={v:?}"));
+    let flags = [
+        num("capacity_mbps", args.rate),
+        text("trace", &args.trace),
+        num("one_way_delay_ms", args.delay),
+        num("jitter_ms", args.jitter),
+        num("loss", args.loss),
+        text("queue.kind", &args.queue),
+        num("queue.limit_ms", args.queue_ms),
+        num("reverse.capacity_mbps", args.reverse_rate),
+        num("reverse.one_way_delay_ms", args.reverse_delay),
+        num("reverse.jitter_ms", args.reverse_jitter),
+        num("reverse.loss", args.reverse_loss),
+    ];
+    // A generated capacity trace spans the scenario's duration: the run's.
+    let mut all = vec![format!("duration_s={}", args.duration)];
+    all.extend(flags.into_iter().flatten());
+    if let Some(seed) = args.seed {
+        all.push(format!("seed={seed}"));
+    }
+    all.extend(args.set.iter().cloned());
+    crate::parse_overrides(&all)
+}
+
+fn scenario(args: &LinkArgs) -> Result<Scenario, String> {
+    let o = overrides(args)?;
+    match &args.scenario {
+        Some(name) => load_named(name, &o),
+        None => load_str(LINK_BASE, "link", None, &o),
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// Cumulative link counters at the previous sample, per direction.
+#[derive(Default, Clone, Copy)]
+struct Last {
+    t: f64,
+    bytes_out: u64,
+    dropped: u64,
+    lost: u64,
+    ce: u64,
+}
+
+fn link_row(
+    now: Instant,
+    d: &mut Direction,
+    last: &mut Last,
+    name: (&Arc<str>, &'static str),
+) -> LinkSample {
+    let t = now.as_secs_f64();
+    let s = *d.stats();
+    let dropped = s.dropped_queue_full + s.dropped_aqm + d.dropped_overflow;
+    let ms = |x: Duration| x.as_secs_f64() * 1e3;
+    let row = LinkSample {
+        t_s: t,
+        link: name.0.clone(),
+        direction: name.1,
+        capacity_mbps: d.rate_at(now).mbps(),
+        tx_mbps: mbps(s.bytes_out - last.bytes_out, t - last.t),
+        queue_bytes: d.queue_bytes(),
+        queue_packets: 0,
+        sojourn_max_ms: (d.sojourn_interval.count() > 0).then(|| ms(d.sojourn_interval.max())),
+        dropped_packets: dropped - last.dropped,
+        lost_packets: s.lost_on_path - last.lost,
+        ce_marked_packets: s.ce_marked - last.ce,
+    };
+    *last = Last {
+        t,
+        bytes_out: s.bytes_out,
+        dropped,
+        lost: s.lost_on_path,
+        ce: s.ce_marked,
+    };
+    row
+}
+
+fn direction_summary(d: &Direction, secs: f64) -> serde_json::Value {
+    let s = d.stats();
+    let ms = |x: Option<Duration>| x.map(|x| x.as_secs_f64() * 1e3);
+    serde_json::json!({
+        "packets_in": s.packets_in,
+        "packets_delivered": d.delivered,
+        "delivered_mbps": mbps(d.delivered_bytes, secs),
+        "dropped_queue_full": s.dropped_queue_full,
+        "dropped_aqm": s.dropped_aqm,
+        "dropped_overflow": d.dropped_overflow,
+        "lost_on_path": s.lost_on_path,
+        "ce_marked": s.ce_marked,
+        "delivered_ce": d.delivered_ce,
+        "sojourn_ms": {
+            "mean": ms(d.sojourn.mean()),
+            "p50": ms(d.sojourn.quantile(0.5)),
+            "p95": ms(d.sojourn.quantile(0.95)),
+            "p99": ms(d.sojourn.quantile(0.99)),
+            "max": ms((d.sojourn.count() > 0).then(|| d.sojourn.max())),
+            "count": d.sojourn.count(),
+        },
+    })
+}
+
+pub(crate) fn main(args: &LinkArgs) -> Result<String, String> {
+    let listen = parse_addr("--listen", &args.listen)?;
+    let server = parse_addr("--forward", &args.forward)?;
+    let interval = sample_interval(args.sample_interval_ms)?;
+    let s = scenario(args)?;
+    let (name, forward, reverse) =
+        emulated_link::<LinkDatagram>(&s, args.link.as_deref()).map_err(|e| e.to_string())?;
+    let clock = Clock::start();
+    let until = run_end(&clock, args.duration)?;
+    let mut link = LinkEmulator::new(listen, server, (forward, reverse), clock)
+        .map_err(|e| format!("cannot start the link: {e}"))?;
+    let local = link.local_addr().map_err(|e| e.to_string())?;
+    say(&format!(
+        "link `{name}`: {local} -> {server} for {} s",
+        args.duration
+    ));
+    let name: Arc<str> = name.into();
+    let (mut fwd_last, mut rev_last) = (Last::default(), Last::default());
+    let mut rows = Vec::new();
+    let mut printed_s = 0;
+    link.run(until, interval, |now, l| {
+        let f = link_row(now, &mut l.forward, &mut fwd_last, (&name, "forward"));
+        let r = link_row(now, &mut l.reverse, &mut rev_last, (&name, "reverse"));
+        if now.as_secs_f64() as u64 > printed_s {
+            printed_s = now.as_secs_f64() as u64;
+            let p95 = l.forward.sojourn_interval.quantile(0.95);
+            say(&format!(
+                "{:7.1} s  forward {:7.2} of {:7.2} Mbit/s  queue {:7} B  sojourn p95 {:6.1} ms  \
+                 dropped {:4}  CE {:4}  |  reverse {:6.2} Mbit/s  clients {}",
+                f.t_s,
+                f.tx_mbps,
+                f.capacity_mbps,
+                f.queue_bytes,
+                p95.map_or(f64::NAN, |d| d.as_secs_f64() * 1e3),
+                f.dropped_packets,
+                f.ce_marked_packets,
+                r.tx_mbps,
+                l.clients(),
+            ));
+        }
+        rows.push(f);
+        rows.push(r);
+    })
+    .map_err(|e| format!("the link stopped: {e}"))?;
+    let secs = link.clock().now().as_secs_f64();
+    let c = link.counters();
+    let summary = serde_json::json!({
+        "role": "link",
+        "link": &*name,
+        "listen": local.to_string(),
+        "forward_to": server.to_string(),
+        "duration_s": secs,
+        "forward": direction_summary(&link.forward, secs),
+        "reverse": direction_summary(&link.reverse, secs),
+        "foreign_datagrams": c.foreign,
+        "clients_evicted": c.clients_evicted,
+        "clients_expired": c.clients_expired,
+        "send_failed": c.send_failed,
+    });
+    let mut text = format!(
+        "{}\n",
+        serde_json::to_string_pretty(&summary).unwrap_or_default()
+    );
+    if let Some(dir) = &args.out {
+        let files = RunFiles {
+            title: "scream link",
+            samples: &[],
+            link_samples: &rows,
+            summary,
+            max_bitrate_mbps: None,
+            no_plots: true,
+        };
+        let written = write_run(dir, &files)?;
+        text.push_str(&format!(
+            "wrote {} files to {}\n",
+            written.len(),
+            dir.display()
+        ));
+    }
+    Ok(text)
+}

@@ -1,0 +1,210 @@
+//! `scream recv`: a real-time SCReAM receiver that answers every sender with RFC 8888
+//! feedback.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use scream::Instant;
+use scream::receiver::ReceiverConfig;
+use scream_net::receiver::PeerView;
+use scream_net::{Clock, MediaReceiver, MediaReceiverConfig};
+use scream_sim::Sample;
+
+use super::output::{RunFiles, write_run};
+use super::{mbps, parse_addr, run_end, sample_interval, say};
+
+/// Arguments of `scream recv`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RecvArgs {
+    /// Address to receive RTP on: HOST:PORT.
+    #[arg(long)]
+    listen: String,
+    /// Send all feedback here instead of back to each sender's source address.
+    #[arg(long)]
+    feedback_to: Option<String>,
+    /// RTCP SSRC of the feedback.
+    #[arg(long, default_value_t = 0x0a)]
+    rtcp_ssrc: u32,
+    /// Seconds to run.
+    #[arg(long, default_value_t = 30.0)]
+    duration: f64,
+    /// Time-series sampling interval, ms.
+    #[arg(long, default_value_t = 50.0)]
+    sample_interval_ms: f64,
+    /// Write timeseries.csv, summary.json and plots here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Skip the PNG/SVG plots.
+    #[arg(long)]
+    no_plots: bool,
+}
+
+/// A sender's cumulative counters at the previous sample, and its index in the rows.
+struct Seen {
+    index: u32,
+    name: Arc<str>,
+    stream: Arc<str>,
+    t: f64,
+    bytes: u64,
+    packets: u64,
+    ce: u64,
+    lost: u64,
+}
+
+pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
+    let listen = parse_addr("--listen", &args.listen)?;
+    let feedback_to = args
+        .feedback_to
+        .as_deref()
+        .map(|a| parse_addr("--feedback-to", a))
+        .transpose()?;
+    let interval = sample_interval(args.sample_interval_ms)?;
+    let clock = Clock::start();
+    let until = run_end(&clock, args.duration)?;
+    let cfg = MediaReceiverConfig {
+        listen,
+        feedback_to,
+        rtcp_ssrc: args.rtcp_ssrc,
+        receiver: ReceiverConfig::default(),
+    };
+    let mut rx =
+        MediaReceiver::new(cfg, clock).map_err(|e| format!("cannot start the receiver: {e}"))?;
+    let local = rx.local_addr().map_err(|e| e.to_string())?;
+    say(&format!("receiving on {local} for {} s", args.duration));
+    let mut seen: HashMap<(std::net::SocketAddr, u32), Seen> = HashMap::new();
+    let mut samples = Vec::new();
+    let mut printed_s = 0;
+    rx.run(until, interval, |now, rx| {
+        let print = now.as_secs_f64() as u64 > printed_s;
+        if print {
+            printed_s = now.as_secs_f64() as u64;
+        }
+        for p in rx.peers() {
+            let row = sample(now, &p, &mut seen);
+            if print {
+                say(&format!(
+                    "{:7.1} s  {} SSRC {:#010x}  {:7.2} Mbit/s  packets {:8}  CE {:6}  \
+                     lost {:5}  feedback {:6}",
+                    row.t_s,
+                    p.addr,
+                    p.ssrc,
+                    row.rx_mbps,
+                    p.counters.packets,
+                    p.counters.ce,
+                    p.counters.lost,
+                    p.counters.feedback,
+                ));
+            }
+            samples.push(row);
+        }
+    })
+    .map_err(|e| format!("the receiver stopped: {e}"))?;
+    let c = rx.counters();
+    let peers: Vec<serde_json::Value> = rx
+        .peers()
+        .map(|p| {
+            serde_json::json!({
+                "from": p.addr.to_string(),
+                "feedback_to": p.feedback_to.to_string(),
+                "ssrc": p.ssrc,
+                "packets": p.counters.packets,
+                "bytes": p.counters.bytes,
+                "ce": p.counters.ce,
+                "ecn_capable": p.counters.ecn_capable,
+                "lost": p.counters.lost,
+                "feedback": p.counters.feedback,
+                "feedback_bytes": p.counters.feedback_bytes,
+            })
+        })
+        .collect();
+    let summary = serde_json::json!({
+        "role": "recv",
+        "listen": local.to_string(),
+        "duration_s": now_s(&rx.clock()),
+        "datagrams": c.datagrams,
+        "malformed": c.malformed,
+        "rtcp_ignored": c.rtcp,
+        "peers_evicted": c.peers_evicted,
+        "peers_expired": c.peers_expired,
+        "send_buffer_full": c.send_errors.buffer_full,
+        "send_errors": c.send_errors.other,
+        "peers": peers,
+    });
+    let mut text = format!(
+        "{}\n",
+        serde_json::to_string_pretty(&summary).unwrap_or_default()
+    );
+    if let Some(dir) = &args.out {
+        let files = RunFiles {
+            title: "scream recv",
+            samples: &samples,
+            link_samples: &[],
+            summary,
+            max_bitrate_mbps: None,
+            no_plots: args.no_plots,
+        };
+        let written = write_run(dir, &files)?;
+        text.push_str(&format!(
+            "wrote {} files to {}\n",
+            written.len(),
+            dir.display()
+        ));
+    }
+    Ok(text)
+}
+
+fn now_s(clock: &Clock) -> f64 {
+    clock.now().as_secs_f64()
+}
+
+fn sample(
+    now: Instant,
+    p: &PeerView,
+    seen: &mut HashMap<(std::net::SocketAddr, u32), Seen>,
+) -> Sample {
+    let t = now.as_secs_f64();
+    let next = seen.len() as u32;
+    let s = seen.entry((p.addr, p.ssrc)).or_insert_with(|| Seen {
+        index: next,
+        name: p.addr.to_string().into(),
+        stream: format!("{:#010x}", p.ssrc).into(),
+        t: 0.0,
+        bytes: 0,
+        packets: 0,
+        ce: 0,
+        lost: 0,
+    });
+    let c = &p.counters;
+    let row = Sample {
+        t_s: t,
+        flow: s.name.clone(),
+        stream: s.stream.clone(),
+        flow_index: s.index,
+        stream_index: s.index,
+        target_mbps: None,
+        // What the sender released is not known here; the column is the sender's.
+        tx_mbps: 0.0,
+        rx_mbps: mbps(c.bytes.saturating_sub(s.bytes), t - s.t),
+        acked_mbps: None,
+        ref_window_bytes: None,
+        bytes_in_flight: None,
+        srtt_ms: None,
+        est_queue_delay_ms: None,
+        sojourn_ms: None,
+        rtp_queue_delay_ms: None,
+        frame_size_bytes: None,
+        rx_packets: c.packets.saturating_sub(s.packets),
+        ce_packets: c.ce.saturating_sub(s.ce),
+        ce_packets_total: c.ce,
+        lost_packets: c.lost.saturating_sub(s.lost),
+        lost_packets_total: c.lost,
+        capacity_mbps: f64::INFINITY,
+    };
+    s.t = t;
+    s.bytes = c.bytes;
+    s.packets = c.packets;
+    s.ce = c.ce;
+    s.lost = c.lost;
+    row
+}

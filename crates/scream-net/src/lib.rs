@@ -1,0 +1,27 @@
+//! SCReAM on real UDP sockets: a media sender, a receiver and a real-time link
+//! emulator, each a single-threaded event loop over the `scream` library's sans-I/O
+//! state machines (and, for the emulator, the network-model crate's directed links).
+//!
+//! This crate and the command-line tool are the only code that reads the real clock.
+//! Every datagram carries its ECN codepoint both ways (quinn-udp's `IP_TOS` /
+//! `IP_RECVTOS` handling), so L4S and classic ECN work over loopback, veth and real
+//! networks alike. Sends use GSO where the kernel has it, receives GRO.
+//!
+//! Each loop wakes when a socket is readable or at the earliest deadline of its state
+//! machines, whichever comes first; deadlines under a millisecond away are slept to
+//! precisely (see [`poller`]). The state machines tolerate late wake-ups, so a busy
+//! machine costs accuracy of the timing, not correctness.
+
+pub mod clock;
+pub mod histogram;
+pub mod link;
+pub mod poller;
+pub mod receiver;
+pub mod sender;
+pub mod socket;
+
+pub use clock::Clock;
+pub use link::{LinkDatagram, LinkEmulator};
+pub use receiver::{MediaReceiver, MediaReceiverConfig};
+pub use sender::{Encoder, MediaSender, MediaSenderConfig};
+pub use socket::EcnSocket;

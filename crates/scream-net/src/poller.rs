@@ -1,0 +1,84 @@
+//! Waiting for the first of: a datagram on any of an endpoint's sockets, or the
+//! earliest deadline of its state machines.
+
+use std::io;
+use std::time::Duration;
+
+use crate::clock::Clock;
+use crate::socket::EcnSocket;
+use scream::Instant;
+
+/// Below this, a wait sleeps instead of asking epoll, whose timeout counts whole
+/// milliseconds: pacing at a few Mbit/s needs sub-millisecond wake-ups, and a datagram
+/// that arrives during so short a sleep waits at most that long in the socket.
+const SLEEP_BELOW: Duration = Duration::from_millis(1);
+
+/// Wakes an endpoint's loop.
+pub struct Poller {
+    poll: mio::Poll,
+    events: mio::Events,
+    next_token: usize,
+}
+
+impl std::fmt::Debug for Poller {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Poller")
+            .field("sockets", &self.next_token)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Poller {
+    /// A poller with no sockets yet.
+    pub fn new() -> io::Result<Self> {
+        Ok(Self {
+            poll: mio::Poll::new()?,
+            events: mio::Events::with_capacity(64),
+            next_token: 0,
+        })
+    }
+
+    /// Wakes the loop when `socket` becomes readable. Readiness is edge-triggered: the
+    /// loop must read a socket until [`EcnSocket::recv_each`] says it is drained
+    /// before it waits again.
+    pub fn register(&mut self, socket: &mut EcnSocket) -> io::Result<()> {
+        let token = mio::Token(self.next_token);
+        self.next_token += 1;
+        self.poll
+            .registry()
+            .register(socket.source(), token, mio::Interest::READABLE)
+    }
+
+    /// Stops waking for `socket`.
+    pub fn deregister(&mut self, socket: &mut EcnSocket) -> io::Result<()> {
+        self.poll.registry().deregister(socket.source())
+    }
+
+    /// Returns when a registered socket may have become readable, or at `deadline`
+    /// (never later than it, unless the system is late), or at once for a deadline
+    /// in the past. `None`: no deadline.
+    pub fn wait(&mut self, clock: &Clock, deadline: Option<Instant>) -> io::Result<()> {
+        let timeout = deadline.map(|d| {
+            clock
+                .to_std(d)
+                .saturating_duration_since(std::time::Instant::now())
+        });
+        match timeout {
+            Some(left) if left.is_zero() => {}
+            Some(left) if left < SLEEP_BELOW => std::thread::sleep(left),
+            // Whole milliseconds, rounded down: epoll would round up and wake late.
+            Some(left) => self.poll_events(Some(Duration::from_millis(
+                u64::try_from(left.as_millis()).unwrap_or(u64::MAX),
+            )))?,
+            None => self.poll_events(None)?,
+        }
+        Ok(())
+    }
+
+    fn poll_events(&mut self, timeout: Option<Duration>) -> io::Result<()> {
+        match self.poll.poll(&mut self.events, timeout) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(()),
+            r => r,
+        }
+    }
+}
