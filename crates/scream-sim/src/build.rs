@@ -204,6 +204,13 @@ impl Parts {
             .map(|j| first_global + j)
             .collect();
         let ssrc_of = |j: usize| 0x5c00_0000 + (flow << 8) + j as u32;
+        let source_key = |j: usize| {
+            if cfg.streams.is_empty() {
+                format!("{key}.source")
+            } else {
+                format!("{key}.streams[{j}].source")
+            }
+        };
         for st in &streams {
             self.streams.push(StreamInfo {
                 name: if cfg.streams.is_empty() {
@@ -256,11 +263,7 @@ impl Parts {
                 let mut sender = Sender::new(sender_cfg).map_err(sender_err)?;
                 let mut media = Vec::with_capacity(streams.len());
                 for (j, st) in streams.iter().enumerate() {
-                    let skey = if cfg.streams.is_empty() {
-                        format!("{key}.source")
-                    } else {
-                        format!("{key}.streams[{j}].source")
-                    };
+                    let skey = source_key(j);
                     let start_rate = rate(st.start_bitrate_mbps);
                     let id = sender
                         .add_stream(ScreamStream {
@@ -310,12 +313,20 @@ impl Parts {
                 let placement = Placement {
                     flow,
                     route: media_route,
-                    ssrc: ssrc_of(0),
                     ecn,
                     active: (start, stop),
                 };
-                let stream = (&streams[0], globals[0]);
-                let sender = rate_based::sender(s, &key, (seed, &name), stream, placement)?;
+                let specs: Vec<rate_based::StreamSpec<'_>> = streams
+                    .iter()
+                    .enumerate()
+                    .map(|(j, st)| rate_based::StreamSpec {
+                        config: st,
+                        global: globals[j],
+                        ssrc: ssrc_of(j),
+                        source_key: source_key(j),
+                    })
+                    .collect();
+                let sender = rate_based::sender(s, &key, (seed, &name), &specs, placement)?;
                 let receiver = scream_receiver(s, cfg, &key, flow, feedback_route, ssrc_of(0))?;
                 (sender, receiver)
             }

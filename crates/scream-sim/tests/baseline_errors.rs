@@ -69,13 +69,7 @@ fn the_estimator_is_chosen_by_name_on_gcc_flows_only() {
 }
 
 #[test]
-fn streams_improvements_and_audio_are_refused_on_baseline_flows() {
-    let streams = format!("{GCC}\n[[flows.streams]]\nname = \"a\"\n");
-    let e = refusal(&streams, &[]);
-    assert!(
-        e.contains("flows[0].streams is not supported on gcc flows"),
-        "{e}"
-    );
+fn improvements_and_audio_are_refused_on_baseline_flows() {
     let e = refusal(GCC, &["flows.0.improvements=all"]);
     assert!(
         e.contains("applies only to scream-v2 flows (this flow is gcc)"),
@@ -84,6 +78,17 @@ fn streams_improvements_and_audio_are_refused_on_baseline_flows() {
     let e = refusal(GCC, &["flows.0.source.kind=audio"]);
     assert!(
         e.contains("flows[0].source.kind must be a video source"),
+        "{e}"
+    );
+    // Streams are welcome, as long as each is video; the refusal names the stream.
+    let streams =
+        format!("{GCC}\n[[flows.streams]]\nname = \"a\"\n[[flows.streams]]\nname = \"b\"\n");
+    let s = load_with(&streams, &[]).expect("loads");
+    s.validate()
+        .expect("two video streams on a gcc flow are valid");
+    let e = refusal(&streams, &["flows.0.streams.1.source.kind=audio"]);
+    assert!(
+        e.contains("flows[0].streams[1].source.kind must be a video source on gcc flows"),
         "{e}"
     );
 }

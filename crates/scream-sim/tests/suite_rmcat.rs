@@ -41,15 +41,7 @@ fn every_case_file_names_its_media_first_cites_its_section_and_loads() {
                 algorithm: algorithm.into(),
             };
             let (_, overrides) = execute::overrides(c, &cell, &[]).expect("overrides");
-            let loaded = load(c, &overrides);
-            // §6.1 splits one sender's rate between prioritised streams; a baseline
-            // sender carries one stream, so that cell is refused, naming why.
-            if c.name == "rmcat-6.1" && algorithm == "gcc" {
-                let e = loaded.expect_err("gcc with two streams");
-                assert!(e.contains("streams"), "{e}");
-                continue;
-            }
-            let s = loaded.unwrap_or_else(|e| panic!("{} {algorithm}: {e}", c.name));
+            let s = load(c, &overrides).unwrap_or_else(|e| panic!("{} {algorithm}: {e}", c.name));
             assert_eq!(
                 s.sample_interval_ms, 200.0,
                 "{}: RFC 8868 §2 sampling",

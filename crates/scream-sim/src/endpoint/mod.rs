@@ -24,7 +24,7 @@ mod tcp;
 
 pub(crate) use cbr::{Cbr, CbrStream, Sink};
 pub(crate) use media::{FrameClock, MediaStream};
-pub(crate) use rate_sender::{Packetization, Placement, RateSender};
+pub(crate) use rate_sender::{Packetization, Placement, RateSender, RtpStream, StreamLimits};
 pub(crate) use scream_receiver::ScreamReceiver;
 pub(crate) use scream_sender::ScreamSender;
 pub(crate) use tcp::{TcpReceiverNode, TcpSenderNode};

@@ -1,6 +1,7 @@
-//! The sender's record of its packets, keyed by RTP sequence number, turning RFC 8888
-//! reports into per-packet results. Bounded: hostile or odd feedback (unknown SSRC or
-//! sequence numbers, duplicates, reordering) is counted and ignored, never stored.
+//! A stream's record of its packets, keyed by RTP sequence number, turning the RFC 8888
+//! reports of its SSRC into per-packet results. Bounded: hostile or odd feedback
+//! (unknown sequence numbers, duplicates, reordering) is counted and ignored, never
+//! stored; reports of other SSRCs (the flow's other streams, or none) are skipped.
 
 use std::collections::VecDeque;
 
@@ -25,7 +26,7 @@ struct Sent {
 /// What odd feedback the history ignored.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct HistoryStats {
-    /// Reports of another SSRC or of a sequence number never sent or long forgotten.
+    /// Reports of a sequence number never sent or long forgotten.
     pub(crate) unknown: u64,
     /// Reports of a packet already resolved.
     pub(crate) duplicate: u64,
@@ -132,20 +133,20 @@ impl SendHistory {
         Some(e.at)
     }
 
-    /// Resolves what `fb` reports into `out` (cleared first), in sending order, and
-    /// returns an RTT sample from the newest packet it reports received: the time since
-    /// it was sent, less the time the receiver held it before the report.
+    /// Appends what `fb` reports of this SSRC to `out`, in sending order, and returns an
+    /// RTT sample from the newest packet it reports received, with that packet's send
+    /// time: the time since it was sent, less the time the receiver held it before the
+    /// report.
     pub(crate) fn on_feedback(
         &mut self,
         now: Instant,
         fb: &Feedback,
         out: &mut Vec<PacketResult>,
-    ) -> Option<Duration> {
-        out.clear();
+    ) -> Option<(Instant, Duration)> {
+        let from = out.len();
         let mut rtt = None;
         for r in &fb.reports {
             if r.ssrc != self.ssrc {
-                self.stats.unknown += 1;
                 continue;
             }
             let PacketStatus::Received { arrival, ecn } = r.status else {
@@ -165,14 +166,13 @@ impl SendHistory {
             self.highest_received = Some(self.highest_received.map_or(n, |h| h.max(n)));
             if let Some(t) = arrival {
                 let held = fb.report_time.saturating_duration_since(t);
-                rtt = now
-                    .saturating_duration_since(sent)
-                    .checked_sub(held)
-                    .or(rtt);
+                if let Some(sample) = now.saturating_duration_since(sent).checked_sub(held) {
+                    rtt = Some((sent, sample));
+                }
             }
         }
         self.sweep_losses(out);
-        out.sort_by_key(|r| r.sent);
+        out[from..].sort_by_key(|r| r.sent);
         while self.entries.front().is_some_and(|e| e.resolved) {
             self.pop_front();
         }

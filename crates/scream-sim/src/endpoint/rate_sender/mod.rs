@@ -1,22 +1,21 @@
-//! A rate-based media sender: one video source, an RTP queue released by a pacer, a
-//! send history that turns RFC 8888 feedback into per-packet results, and a
-//! [`RateController`] (GCC or NADA) that sets the encoder's target and the pacing
-//! rate. The chassis the baseline controllers share; the SCReAM receiver answers it.
+//! A rate-based media sender: one or more video streams, each with its source, RTP
+//! queue and send history; one pacer over all the queues; and one [`RateController`]
+//! (GCC or NADA) for the whole flow, whose target is split over the streams by
+//! priority, as a WebRTC sender shares one bandwidth estimate among its streams. The
+//! chassis the baseline controllers share; the SCReAM receiver answers it.
 
 mod history;
+mod streams;
 #[cfg(test)]
 mod tests;
 
-use std::collections::VecDeque;
-
-use super::media::MediaStream;
 use crate::compat;
 use crate::metrics::{Sample, StreamMetrics};
 use crate::packet::{Body, Media, Packet};
 use crate::rate_control::{PacketResult, RateController, SenderState};
-use history::SendHistory;
 use scream::wire::ccfb::TimestampUnwrapper;
 use scream::{Bitrate, Duration, Ecn, Instant};
+pub(crate) use streams::{RtpStream, StreamLimits};
 
 /// sRTT before the first sample (RFC 6298 §2.1 starts at 1 s; a real-time path is
 /// closer to SCReAM's 50 ms start, which keeps the first controller steps sane).
@@ -27,15 +26,6 @@ pub(crate) const RTT_GAIN: f64 = 0.125;
 /// SCReAM sender's default `max_rtp_queue_delay`, so that both senders give up on old
 /// media alike.
 pub(crate) const MAX_QUEUE_DELAY: Duration = Duration::from_secs(1);
-
-/// One RTP packet waiting in the queue.
-#[derive(Debug, Clone, Copy)]
-struct Queued {
-    size_bytes: u32,
-    frame: u64,
-    marker: bool,
-    enqueued_at: Instant,
-}
 
 /// Packet sizes: payload per packet and the header added to each.
 #[derive(Debug, Clone, Copy)]
@@ -51,64 +41,74 @@ pub(crate) struct Packetization {
 pub(crate) struct Placement {
     pub(crate) flow: u32,
     pub(crate) route: u32,
-    pub(crate) ssrc: u32,
     pub(crate) ecn: Ecn,
     pub(crate) active: (Instant, Instant),
 }
 
-/// A rate-based sender with one media stream.
+/// A rate-based sender with its streams (at least one).
 #[derive(Debug)]
 pub(crate) struct RateSender {
     controller: RateController,
-    stream: MediaStream,
+    streams: Vec<RtpStream>,
     at: Placement,
     sizes: Packetization,
-    queue: VecDeque<Queued>,
-    queued_bytes: u64,
+    /// Packets enqueued so far, flow-wide: the pacer's order across the queues.
+    enqueued: u64,
     /// The pacer's next slot.
     next_send: Instant,
-    history: SendHistory,
     unwrapper: TimestampUnwrapper,
     srtt: Option<Duration>,
     results: Vec<PacketResult>,
+    /// Scratch of the target split: the streams' limits and their shares.
+    limits: Vec<StreamLimits>,
+    shares: Vec<Bitrate>,
 }
 
 impl RateSender {
     pub(crate) fn new(
         controller: RateController,
-        stream: MediaStream,
+        streams: Vec<RtpStream>,
         at: Placement,
         sizes: Packetization,
     ) -> Self {
+        let limits = streams.iter().map(|s| s.limits).collect();
         let mut s = Self {
             controller,
-            stream,
-            history: SendHistory::new(at.ssrc),
+            streams,
             at,
             sizes: Packetization {
                 mss_bytes: sizes.mss_bytes.max(1),
                 ..sizes
             },
-            queue: VecDeque::new(),
-            queued_bytes: 0,
+            enqueued: 0,
             next_send: Instant::ZERO,
             unwrapper: TimestampUnwrapper::new(),
             srtt: None,
             results: Vec::new(),
+            limits,
+            shares: Vec::new(),
         };
         s.apply_target();
         s
     }
 
+    fn queued_bytes(&self) -> u64 {
+        self.streams.iter().map(RtpStream::queued_bytes).sum()
+    }
+
     fn state(&self) -> SenderState {
         SenderState {
             srtt: self.srtt.unwrap_or(INITIAL_RTT),
-            queued_bytes: self.queued_bytes,
+            queued_bytes: self.queued_bytes(),
         }
     }
 
+    /// The controller's target, split over the encoders.
     fn apply_target(&mut self) {
-        self.stream.source.set_target(self.controller.target());
+        streams::split(self.controller.target(), &self.limits, &mut self.shares);
+        for (s, share) in self.streams.iter_mut().zip(&self.shares) {
+            s.media.source.set_target(*share);
+        }
     }
 
     pub(crate) fn handle_packet(&mut self, now: Instant, packet: Packet) {
@@ -119,7 +119,22 @@ impl RateSender {
             return;
         };
         let mut results = core::mem::take(&mut self.results);
-        if let Some(sample) = self.history.on_feedback(now, &fb, &mut results) {
+        results.clear();
+        // Each stream resolves its own SSRC's reports; the RTT sample is the one of
+        // the packet sent last, the freshest view of the path.
+        let mut newest: Option<(Instant, Duration)> = None;
+        for s in &mut self.streams {
+            if let Some((sent, rtt)) = s.history.on_feedback(now, &fb, &mut results) {
+                if newest.is_none_or(|(t, _)| sent > t) {
+                    newest = Some((sent, rtt));
+                }
+            }
+        }
+        if self.streams.len() > 1 {
+            // The controllers take the packets in sending order, across the streams.
+            results.sort_by_key(|r| r.sent);
+        }
+        if let Some((_, sample)) = newest {
             self.srtt = Some(match self.srtt {
                 None => sample,
                 Some(s) => s.mul_f64(1.0 - RTT_GAIN) + sample.mul_f64(RTT_GAIN),
@@ -134,66 +149,40 @@ impl RateSender {
     }
 
     pub(crate) fn handle_timeout(&mut self, now: Instant, metrics: &mut [StreamMetrics]) {
-        while self.stream.clock.next().is_some_and(|t| t <= now) {
-            let index = self.stream.clock.produced();
-            self.stream.clock.tick();
-            let frame = self.stream.source.next_frame();
-            if let Some(m) = metrics.get_mut(self.stream.global as usize) {
-                m.on_frame(frame.size_bytes);
+        for s in &mut self.streams {
+            while s.media.clock.next().is_some_and(|t| t <= now) {
+                let index = s.media.clock.produced();
+                s.media.clock.tick();
+                let frame = s.media.source.next_frame();
+                if let Some(m) = metrics.get_mut(s.media.global as usize) {
+                    m.on_frame(frame.size_bytes);
+                }
+                s.enqueue(now, index, frame.size_bytes, self.sizes, &mut self.enqueued);
             }
-            self.enqueue(now, index, frame.size_bytes);
+            s.discard_stale(now, MAX_QUEUE_DELAY);
         }
-        if self
-            .queue
-            .front()
-            .is_some_and(|q| now.saturating_duration_since(q.enqueued_at) > MAX_QUEUE_DELAY)
-        {
-            self.queue.clear();
-            self.queued_bytes = 0;
-            self.stream.source.request_key_frame();
-        }
-        self.controller.on_queue(self.queued_bytes);
+        self.controller.on_queue(self.queued_bytes());
         self.apply_target();
     }
 
-    /// A frame of `bytes` enters the RTP queue as MSS-sized packets, the last with the
-    /// marker bit.
-    fn enqueue(&mut self, now: Instant, frame: u64, bytes: u32) {
-        let mss = self.sizes.mss_bytes;
-        let packets = bytes.div_ceil(mss).max(1);
-        let mut left = bytes;
-        for i in 0..packets {
-            let payload = left.min(mss);
-            left -= payload;
-            let size_bytes = payload + self.sizes.overhead_bytes;
-            self.queue.push_back(Queued {
-                size_bytes,
-                frame,
-                marker: i + 1 == packets,
-                enqueued_at: now,
-            });
-            self.queued_bytes += u64::from(size_bytes);
-        }
-    }
-
     pub(crate) fn poll_transmit(&mut self, now: Instant) -> Option<Packet> {
-        let q = *self.queue.front()?;
+        let i = streams::next_stream(&self.streams)?;
         if now < self.next_send {
             return None;
         }
-        self.queue.pop_front();
-        self.queued_bytes -= u64::from(q.size_bytes);
+        let s = &mut self.streams[i];
+        let q = s.pop()?;
         let rate = self.controller.pacing_rate().max(Bitrate::from_kbps(1.0));
         let gap = rate
             .transmit_time(u64::from(q.size_bytes))
             .unwrap_or(Duration::from_secs(1));
         // No credit for idle time: a frame after a pause is paced from now.
         self.next_send = self.next_send.max(now) + gap;
-        let seq = self.history.next_seq() as u16;
-        self.history.on_sent(now, q.size_bytes);
+        let seq = s.history.next_seq() as u16;
+        s.history.on_sent(now, q.size_bytes);
         let media = Media {
-            stream: self.stream.global,
-            ssrc: self.at.ssrc,
+            stream: s.media.global,
+            ssrc: s.ssrc,
             seq,
             marker: q.marker,
             frame: Some(q.frame),
@@ -210,34 +199,43 @@ impl RateSender {
     }
 
     pub(crate) fn poll_timeout(&self) -> Option<Instant> {
-        let pacing = (!self.queue.is_empty()).then_some(self.next_send);
+        let queued = self.streams.iter().any(|s| s.front().is_some());
+        let pacing = queued.then_some(self.next_send);
         let discard = self
-            .queue
-            .front()
-            .map(|q| q.enqueued_at + MAX_QUEUE_DELAY + Duration::from_nanos(1));
-        [self.stream.clock.next(), pacing, discard]
-            .into_iter()
-            .flatten()
-            .min()
+            .streams
+            .iter()
+            .filter_map(|s| s.front())
+            .map(|q| q.enqueued_at + MAX_QUEUE_DELAY + Duration::from_nanos(1))
+            .min();
+        let frames = self
+            .streams
+            .iter()
+            .filter_map(|s| s.media.clock.next())
+            .min();
+        [frames, pacing, discard].into_iter().flatten().min()
     }
 
+    /// Each stream's row gets its encoder's target and its RTP queue's delay; the
+    /// flow's figures (the controller's, the path's) go in every row, as the SCReAM
+    /// sender writes them.
     pub(crate) fn write_samples(&self, now: Instant, rows: &mut [Sample]) {
         let (start, stop) = self.at.active;
         if !(now > start && now <= stop) {
             return;
         }
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
-        if let Some(row) = rows.first_mut() {
-            row.target_mbps = Some(self.stream.source.target().mbps());
+        let in_flight: u64 = self
+            .streams
+            .iter()
+            .map(|s| s.history.in_flight_bytes())
+            .sum();
+        for (row, s) in rows.iter_mut().zip(&self.streams) {
+            row.target_mbps = Some(s.media.source.target().mbps());
             row.acked_mbps = self.controller.received_rate().map(Bitrate::mbps);
-            row.bytes_in_flight = Some(self.history.in_flight_bytes() as f64);
+            row.bytes_in_flight = Some(in_flight as f64);
             row.srtt_ms = self.srtt.map(ms);
             row.est_queue_delay_ms = Some(ms(self.controller.queue_delay()));
-            row.rtp_queue_delay_ms = Some(
-                self.queue
-                    .front()
-                    .map_or(0.0, |q| ms(now.saturating_duration_since(q.enqueued_at))),
-            );
+            row.rtp_queue_delay_ms = Some(ms(s.queue_delay(now)));
         }
     }
 }

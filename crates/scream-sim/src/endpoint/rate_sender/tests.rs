@@ -39,10 +39,14 @@ fn reports_resolve_packets_once_and_give_an_rtt_sample() {
         &report(vec![received(1, 30)], 35),
         &mut out,
     );
-    assert_eq!(rtt, Some(Duration::from_millis(39)));
+    assert_eq!(
+        rtt,
+        Some((Instant::from_millis(1), Duration::from_millis(39)))
+    );
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].sent, Instant::from_millis(1));
     // The same report again is a duplicate.
+    out.clear();
     h.on_feedback(
         Instant::from_millis(46),
         &report(vec![received(1, 30)], 36),
@@ -65,6 +69,7 @@ fn a_packet_is_lost_once_three_later_ones_arrived() {
         &mut out,
     );
     assert!(out.iter().all(PacketResult::received));
+    out.clear();
     h.on_feedback(
         Instant::from_millis(60),
         &report(vec![received(3, 28)], 31),
@@ -78,6 +83,7 @@ fn a_packet_is_lost_once_three_later_ones_arrived() {
     );
     assert_eq!(out[0].sent, Instant::from_millis(0));
     // A late arrival of the packet taken for lost changes nothing.
+    out.clear();
     h.on_feedback(
         Instant::from_millis(70),
         &report(vec![received(0, 40)], 41),
@@ -128,4 +134,40 @@ fn sequence_numbers_wrap() {
     assert!(last.received());
     // Every older packet still held was never reported: lost.
     assert!(out[..out.len() - 1].iter().all(|r| !r.received()));
+}
+
+#[test]
+fn each_stream_resolves_only_its_own_ssrc_of_a_shared_report() {
+    // Two streams of one flow, both at sequence numbers 0..4, in one RFC 8888 report.
+    let other = SSRC + 1;
+    let (mut a, mut b) = (SendHistory::new(SSRC), SendHistory::new(other));
+    for i in 0..4 {
+        a.on_sent(Instant::from_millis(2 * i), 1000);
+        b.on_sent(Instant::from_millis(2 * i + 1), 500);
+    }
+    let mut reports = vec![received(0, 30), received(1, 31)];
+    reports.push(PacketReport {
+        ssrc: other,
+        seq: 1,
+        status: PacketStatus::Received {
+            arrival: Some(RemoteInstant::from_millis(32)),
+            ecn: Ecn::NotEct,
+        },
+    });
+    let fb = report(reports, 40);
+    let mut out = Vec::new();
+    let rtt_a = a.on_feedback(Instant::from_millis(50), &fb, &mut out);
+    let rtt_b = b.on_feedback(Instant::from_millis(50), &fb, &mut out);
+    // a: its packets 0 and 1 (sent at 0 and 2 ms); b: its packet 1 (sent at 3 ms),
+    // appended after them; b's packet 0 is one behind, not yet taken for lost.
+    let sent: Vec<u64> = out.iter().map(|r| r.sent.as_nanos() / 1_000_000).collect();
+    assert_eq!(sent, [0, 2, 3]);
+    assert_eq!(out[2].size_bytes, 500);
+    assert_eq!(rtt_a.map(|(t, _)| t), Some(Instant::from_millis(2)));
+    assert_eq!(rtt_b.map(|(t, _)| t), Some(Instant::from_millis(3)));
+    // Neither counts the other's reports as odd, and each keeps its own in flight.
+    assert_eq!(a.stats().unknown + b.stats().unknown, 0);
+    assert_eq!(a.in_flight_bytes(), 2000);
+    assert_eq!(b.in_flight_bytes(), 1500);
+    assert!(out.iter().all(PacketResult::received));
 }

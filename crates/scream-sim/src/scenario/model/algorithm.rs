@@ -58,7 +58,8 @@ impl Algorithm {
     }
 
     /// Whether the flow runs a baseline rate controller (gcc, nada) on the rate-based
-    /// sender: one stream, its own `params`, no SCReAM improvements.
+    /// sender: one controller for the flow's video streams, its own `params`, no SCReAM
+    /// improvements.
     pub fn is_rate_based(self) -> bool {
         matches!(self, Self::Gcc | Self::Nada)
     }

@@ -1,5 +1,5 @@
-//! Checks of the flows that run a baseline rate controller (gcc, nada): one video
-//! stream, their own tunables by name, and `[flows.gcc]` on gcc flows only.
+//! Checks of the flows that run a baseline rate controller (gcc, nada): video streams
+//! only, their own tunables by name, and `[flows.gcc]` on gcc flows only.
 
 use super::{Check, fail};
 use crate::rate_control::tunables_of;
@@ -19,20 +19,19 @@ pub(super) fn validate_rate_based(key: &str, f: &FlowConfig) -> Check {
         return Ok(());
     };
     let name = f.algorithm.name();
-    if !f.streams.is_empty() {
-        return fail(
-            format!("{key}.streams"),
-            format!(
-                "is not supported on {name} flows: the {name} sender carries one video \
-                 stream; set its bitrates and source on the flow itself"
-            ),
-        );
-    }
-    if f.source.kind == SourceKind::Audio {
-        return fail(
-            format!("{key}.source.kind"),
-            format!("must be a video source on {name} flows (audio ignores the target)"),
-        );
+    // One controller sets every stream's encoder target; an audio source ignores it.
+    for (j, st) in f.effective_streams("").iter().enumerate() {
+        if st.source.kind == SourceKind::Audio {
+            let at = if f.streams.is_empty() {
+                format!("{key}.source.kind")
+            } else {
+                format!("{key}.streams[{j}].source.kind")
+            };
+            return fail(
+                at,
+                format!("must be a video source on {name} flows (audio ignores the target)"),
+            );
+        }
     }
     for (param, v) in &f.params {
         let pkey = format!("{key}.params.{param}");
