@@ -112,6 +112,11 @@ fn build_source(
     })
 }
 
+/// A flow's `pauses` (`[from, to]` in seconds) as instants, for its frame clocks.
+fn pauses(spans: &[[f64; 2]]) -> Vec<(Instant, Instant)> {
+    spans.iter().map(|&[a, b]| (secs(a), secs(b))).collect()
+}
+
 /// The offset of a stream's first frame: as configured, else uniform within one period
 /// from the stream's own random stream.
 fn phase(src: &SourceConfig, period_ns: f64, seed: u64, id: &str) -> Duration {
@@ -281,13 +286,8 @@ impl Parts {
                         seed,
                         &format!("flow/{name}/{}", st.name),
                     );
-                    let pauses = cfg
-                        .pauses
-                        .iter()
-                        .map(|&[a, b]| (secs(a), secs(b)))
-                        .collect();
-                    let clock =
-                        FrameClock::new(start + offset, period_ns, stop).with_pauses(pauses);
+                    let clock = FrameClock::new(start + offset, period_ns, stop)
+                        .with_pauses(pauses(&cfg.pauses));
                     media.push((
                         id,
                         MediaStream {

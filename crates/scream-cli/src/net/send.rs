@@ -357,6 +357,8 @@ fn summary(
         "acked_mean_mbps": mean(&|r| r.acked_mbps),
         "srtt_mean_ms": mean(&|r| r.srtt_ms),
         "est_queue_delay_mean_ms": mean(&|r| r.est_queue_delay_ms),
+        "frames_skipped": s.streams.iter().map(|x| x.frames_skipped).sum::<u64>(),
+        "rtp_queue_discards": s.streams.iter().map(|x| x.queue_discards).sum::<u64>(),
         "feedback": c.feedback,
         "feedback_malformed": c.malformed,
         "foreign_datagrams": c.foreign,

@@ -1,7 +1,7 @@
 //! The sending endpoint of a baseline flow (gcc, nada): the rate-based sender with the
 //! flow's streams and one controller for the flow, its tunables set by name.
 
-use super::{build_source, phase};
+use super::{build_source, pauses, phase};
 use crate::endpoint::{
     Endpoint, FrameClock, MediaStream, Packetization, Placement, RateSender, RtpStream,
     StreamLimits,
@@ -53,7 +53,8 @@ pub(super) fn sender(
         let media = MediaStream {
             global: spec.global,
             source,
-            clock: FrameClock::new(start + offset, period_ns, stop),
+            clock: FrameClock::new(start + offset, period_ns, stop)
+                .with_pauses(pauses(&cfg.pauses)),
         };
         let limits = StreamLimits {
             priority: st.priority,
