@@ -8,7 +8,7 @@ use crate::clock::Clock;
 use crate::poller::Poller;
 use crate::socket::{EcnSocket, SendErrors};
 use scream::receiver::{ReceivedPacket, Receiver, ReceiverConfig, ReceiverConfigError};
-use scream::wire::ccfb::encode_feedback;
+use scream::wire::ccfb::{CountConvention, encode_feedback_with};
 use scream::wire::rtp::{self, PacketKind};
 use scream::{Duration, Ecn, Instant};
 
@@ -143,6 +143,9 @@ pub struct MediaReceiverConfig {
     pub rtcp_ssrc: u32,
     /// The library receiver's settings, one per peer.
     pub receiver: ReceiverConfig,
+    /// How `num_reports` is written: RFC 8888 (erratum 8166), or count − 1 for a sender
+    /// that reads it so (the Ericsson reference).
+    pub count: CountConvention,
 }
 
 /// A real-time SCReAM receiver.
@@ -320,7 +323,7 @@ impl MediaReceiver {
         };
         let to = self.cfg.feedback_to.unwrap_or(p.addr);
         while let Some(fb) = p.receiver.poll_feedback(now) {
-            encode_feedback(&fb, self.cfg.rtcp_ssrc, &mut self.feedback);
+            encode_feedback_with(&fb, self.cfg.rtcp_ssrc, self.cfg.count, &mut self.feedback);
             if self.socket.send(to, Ecn::NotEct, &self.feedback) {
                 p.counters.feedback += 1;
                 p.counters.feedback_bytes += self.feedback.len() as u64;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use scream::Instant;
 use scream::receiver::ReceiverConfig;
+use scream::wire::ccfb::CountConvention;
 use scream_net::receiver::PeerView;
 use scream_net::{Clock, MediaReceiver, MediaReceiverConfig};
 use scream_sim::Sample;
@@ -26,6 +27,10 @@ pub(crate) struct RecvArgs {
     /// RTCP SSRC of the feedback.
     #[arg(long, default_value_t = 0x0a)]
     rtcp_ssrc: u32,
+    /// How feedback writes `num_reports`: `rfc` (RFC 8888 with erratum 8166) or
+    /// `minus-one` (count − 1, what the Ericsson reference's sender reads).
+    #[arg(long, default_value = "rfc")]
+    num_reports: String,
     /// Seconds to run.
     #[arg(long, default_value_t = 30.0)]
     duration: f64,
@@ -67,6 +72,11 @@ pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
         feedback_to,
         rtcp_ssrc: args.rtcp_ssrc,
         receiver: ReceiverConfig::default(),
+        count: match args.num_reports.as_str() {
+            "rfc" => CountConvention::Rfc,
+            "minus-one" => CountConvention::MinusOne,
+            other => return Err(format!("--num-reports {other}: expected rfc or minus-one")),
+        },
     };
     let mut rx =
         MediaReceiver::new(cfg, clock).map_err(|e| format!("cannot start the receiver: {e}"))?;

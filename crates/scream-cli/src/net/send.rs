@@ -52,9 +52,14 @@ pub(crate) struct SendArgs {
     /// Set a sender parameter by name (see `scream params`): `--set mss_bytes=1200`.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
-    /// RTP SSRC (default: random).
+    /// RTP SSRC (default: random). The Ericsson reference's receiver reports every
+    /// packet as SSRC 100 (0x64), so talking to it needs `--ssrc 100`.
     #[arg(long)]
     ssrc: Option<u32>,
+    /// First RTP sequence number. RFC 3550 §5.1 recommends a random one; the
+    /// Ericsson reference's receiver expects one near 0, hence the default.
+    #[arg(long, default_value_t = 0)]
+    initial_seq: u16,
     /// Seconds to run.
     #[arg(long, default_value_t = 30.0)]
     duration: f64,
@@ -189,13 +194,16 @@ pub(crate) fn main(args: &SendArgs) -> Result<String, String> {
     let mut sender = Sender::new(sender_config(args)?).map_err(|e| e.to_string())?;
     let ssrc = args.ssrc.unwrap_or_else(random_u32);
     let stream = sender
-        .add_stream(StreamConfig {
-            ssrc,
-            min_bitrate: min,
-            start_bitrate: start,
-            max_bitrate: max,
-            priority: 1.0,
-        })
+        .add_stream_with_initial_seq(
+            StreamConfig {
+                ssrc,
+                min_bitrate: min,
+                start_bitrate: start,
+                max_bitrate: max,
+                priority: 1.0,
+            },
+            args.initial_seq,
+        )
         .map_err(|e| e.to_string())?;
     let clock = Clock::start();
     let until = run_end(&clock, args.duration)?;

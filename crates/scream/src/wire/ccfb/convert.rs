@@ -2,7 +2,7 @@
 
 use super::compound::parse_compound;
 use super::error::Error;
-use super::options::ParseOptions;
+use super::options::{CountConvention, ParseOptions};
 use super::packet::field;
 use super::repr::{BlockRepr, MetricBlock, Repr};
 use super::timestamp::{
@@ -118,10 +118,21 @@ fn metric_block(status: PacketStatus, report_time: RemoteInstant) -> MetricBlock
 /// becomes a compound of several CCFB packets with the same timestamp, which
 /// [`decode_feedback`] reassembles.
 pub fn encode_feedback(feedback: &Feedback, sender_ssrc: u32, out: &mut Vec<u8>) {
+    encode_feedback_with(feedback, sender_ssrc, CountConvention::Rfc, out);
+}
+
+/// [`encode_feedback`] with `num_reports` written in `convention`: count − 1 only for
+/// a peer that reads it so (the Ericsson reference; see [`CountConvention`]).
+pub fn encode_feedback_with(
+    feedback: &Feedback,
+    sender_ssrc: u32,
+    convention: CountConvention,
+    out: &mut Vec<u8>,
+) {
     out.clear();
     let repr = from_feedback(feedback, sender_ssrc);
     if repr.buffer_len() <= MAX_PACKET_LEN {
-        emit_infallible(&repr, out);
+        emit_infallible(&repr, convention, out);
         return;
     }
     let mut chunk = Repr {
@@ -135,20 +146,21 @@ pub fn encode_feedback(feedback: &Feedback, sender_ssrc: u32, out: &mut Vec<u8>)
     for block in repr.blocks {
         let block_len = block.buffer_len();
         if chunk_len + block_len > MAX_PACKET_LEN && !chunk.blocks.is_empty() {
-            emit_infallible(&chunk, out);
+            emit_infallible(&chunk, convention, out);
             chunk.blocks.clear();
             chunk_len = field::MIN_LEN;
         }
         chunk_len += block_len;
         chunk.blocks.push(block);
     }
-    emit_infallible(&chunk, out);
+    emit_infallible(&chunk, convention, out);
 }
 
-fn emit_infallible(repr: &Repr, out: &mut Vec<u8>) {
-    let written = repr.emit_to_vec(out);
+fn emit_infallible(repr: &Repr, convention: CountConvention, out: &mut Vec<u8>) {
+    let written = repr.emit_to_vec_with(out, convention);
     // Blocks hold at most MAX_REPORTS_PER_BLOCK reports and packets at most
-    // MAX_PACKET_LEN bytes by construction, so emitting cannot fail.
+    // MAX_PACKET_LEN bytes by construction, and a report never has an empty block
+    // (count − 1 cannot write one), so emitting cannot fail.
     debug_assert!(written.is_ok(), "CCFB emit failed: {written:?}");
 }
 
@@ -208,5 +220,39 @@ mod tests {
             work <= 8 * u64::from(blocks),
             "{work} block-length evaluations for {blocks} blocks"
         );
+    }
+
+    #[test]
+    fn count_minus_one_encoding_reads_back_in_that_convention() {
+        let t = RemoteInstant::from_millis(5);
+        let feedback = Feedback {
+            report_time: t,
+            reports: (10..13u16)
+                .map(|seq| PacketReport {
+                    ssrc: 0x64,
+                    seq,
+                    status: PacketStatus::Received {
+                        arrival: Some(t),
+                        ecn: Ecn::Ect1,
+                    },
+                })
+                .collect(),
+        };
+        let (mut rfc, mut minus_one) = (Vec::new(), Vec::new());
+        encode_feedback(&feedback, 0x0a, &mut rfc);
+        encode_feedback_with(&feedback, 0x0a, CountConvention::MinusOne, &mut minus_one);
+        // The same bytes but for the count field of the one block (3 reports).
+        assert_eq!(rfc.len(), minus_one.len());
+        let count = field::FIRST_BLOCK + 6;
+        assert_eq!((rfc[count], rfc[count + 1]), (0, 3));
+        assert_eq!((minus_one[count], minus_one[count + 1]), (0, 2));
+        let rfc_back = decode_feedback(&rfc, &ParseOptions::RFC, &mut TimestampUnwrapper::new())
+            .expect("decodes");
+        assert_eq!(rfc_back.reports.len(), 3);
+        for opts in [ParseOptions::MINUS_ONE, ParseOptions::AUTO] {
+            let back = decode_feedback(&minus_one, &opts, &mut TimestampUnwrapper::new())
+                .expect("decodes");
+            assert_eq!(back, rfc_back, "{opts:?}");
+        }
     }
 }

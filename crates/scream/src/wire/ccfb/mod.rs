@@ -46,7 +46,10 @@ mod repr;
 mod timestamp;
 
 pub use compound::{CcfbPackets, RtcpPackets, ccfb_packets, is_ccfb, parse_compound, rtcp_packets};
-pub use convert::{decode_feedback, encode_feedback, from_feedback, to_feedback, to_feedback_into};
+pub use convert::{
+    decode_feedback, encode_feedback, encode_feedback_with, from_feedback, to_feedback,
+    to_feedback_into,
+};
 pub use error::{EmitError, Error};
 pub use options::{CountConvention, CountMode, ParseOptions};
 pub use packet::{BlockView, Blocks, Metrics, Packet, field};

@@ -201,13 +201,22 @@ impl Repr {
 
     /// Appends the packet to `out` (RFC convention).
     pub fn emit_to_vec(&self, out: &mut Vec<u8>) -> Result<usize, EmitError> {
+        self.emit_to_vec_with(out, CountConvention::Rfc)
+    }
+
+    /// Appends the packet to `out` with `num_reports` in `convention`.
+    pub fn emit_to_vec_with(
+        &self,
+        out: &mut Vec<u8>,
+        convention: CountConvention,
+    ) -> Result<usize, EmitError> {
         let len = self.buffer_len();
         if len > MAX_PACKET_LEN {
             return Err(EmitError::TooLong { len });
         }
         let start = out.len();
         out.resize(start + len, 0);
-        let result = self.emit(&mut out[start..]);
+        let result = self.emit_with(&mut out[start..], convention);
         if result.is_err() {
             out.truncate(start);
         }
