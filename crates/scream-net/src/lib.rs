@@ -14,6 +14,7 @@
 
 pub mod clock;
 pub mod histogram;
+pub mod ip;
 pub mod link;
 pub mod poller;
 pub mod receiver;

@@ -49,6 +49,20 @@ impl Poller {
             .register(socket.source(), token, mio::Interest::READABLE)
     }
 
+    /// Wakes the loop when the file descriptor `fd` (a TUN device) becomes readable;
+    /// edge-triggered as [`Poller::register`]. The caller keeps `fd` open while it is
+    /// registered.
+    #[cfg(unix)]
+    pub fn register_fd(&mut self, fd: std::os::fd::RawFd) -> io::Result<()> {
+        let token = mio::Token(self.next_token);
+        self.next_token += 1;
+        self.poll.registry().register(
+            &mut mio::unix::SourceFd(&fd),
+            token,
+            mio::Interest::READABLE,
+        )
+    }
+
     /// Stops waking for `socket`.
     pub fn deregister(&mut self, socket: &mut EcnSocket) -> io::Result<()> {
         self.poll.registry().deregister(socket.source())

@@ -4,7 +4,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use scream::{Duration, Instant};
-use scream_net::link::Direction;
+use std::net::IpAddr;
+
+#[cfg(target_os = "linux")]
+use scream_net::link::tun::TunPort;
+use scream_net::link::udp::UdpRelay;
+use scream_net::link::{Direction, Transport};
 use scream_net::{Clock, LinkDatagram, LinkEmulator};
 use scream_sim::Scenario;
 use scream_sim::emulator::{LINK_BASE, emulated_link};
@@ -17,12 +22,20 @@ use super::{mbps, parse_addr, run_end, sample_interval, say};
 /// Arguments of `scream link`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct LinkArgs {
-    /// Address clients send to: HOST:PORT.
-    #[arg(long)]
-    listen: String,
-    /// The server datagrams are forwarded to: HOST:PORT.
-    #[arg(long)]
-    forward: String,
+    /// UDP relay: the address clients send to, HOST:PORT.
+    #[arg(long, requires = "forward", conflicts_with = "tun")]
+    listen: Option<String>,
+    /// UDP relay: the server datagrams are forwarded to, HOST:PORT.
+    #[arg(long, requires = "listen")]
+    forward: Option<String>,
+    /// TUN mode (Linux, root): the TUN device a router namespace routes the traffic
+    /// through (see scripts/netns-bottleneck.sh); any IP traffic, TCP included.
+    #[arg(long, requires = "forward_net")]
+    tun: Option<String>,
+    /// TUN mode: packets to this network (ADDR/PREFIX) take the forward link, all
+    /// others the reverse one.
+    #[arg(long, requires = "tun")]
+    forward_net: Option<String>,
     /// Capacity, Mbit/s (`link.capacity_mbps`; default unlimited).
     #[arg(long)]
     rate: Option<f64>,
@@ -183,22 +196,57 @@ fn direction_summary(d: &Direction, secs: f64) -> serde_json::Value {
     })
 }
 
+/// `ADDR/PREFIX`.
+fn parse_net(text: &str) -> Result<(IpAddr, u8), String> {
+    let err = |why: &str| {
+        format!("--forward-net {text}: {why} (expected ADDR/PREFIX, e.g. 10.200.2.0/24)")
+    };
+    let (addr, prefix) = text
+        .split_once('/')
+        .ok_or_else(|| err("no prefix length"))?;
+    let addr: IpAddr = addr.parse().map_err(|_| err("not an IP address"))?;
+    let max = if addr.is_ipv4() { 32 } else { 128 };
+    let prefix: u8 = prefix
+        .parse()
+        .ok()
+        .filter(|p| *p <= max)
+        .ok_or_else(|| err(&format!("the prefix length must be 0 to {max}")))?;
+    Ok((addr, prefix))
+}
+
+/// The transport the flags ask for, and how to name it in the first line.
+fn transport(args: &LinkArgs) -> Result<(Transport, String), String> {
+    if let (Some(listen), Some(forward)) = (&args.listen, &args.forward) {
+        let listen = parse_addr("--listen", listen)?;
+        let server = parse_addr("--forward", forward)?;
+        let relay = UdpRelay::bind(listen, server)
+            .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+        let local = relay.local_addr().map_err(|e| e.to_string())?;
+        return Ok((Transport::Udp(relay), format!("{local} -> {server}")));
+    }
+    #[cfg(target_os = "linux")]
+    if let (Some(name), Some(net)) = (&args.tun, &args.forward_net) {
+        let net = parse_net(net)?;
+        let port = TunPort::open(name, net).map_err(|e| e.to_string())?;
+        return Ok((
+            Transport::Tun(port),
+            format!("TUN {name}, forward to {}/{}", net.0, net.1),
+        ));
+    }
+    Err("give --listen and --forward (UDP relay) or --tun and --forward-net (TUN mode)".into())
+}
+
 pub(crate) fn main(args: &LinkArgs) -> Result<String, String> {
-    let listen = parse_addr("--listen", &args.listen)?;
-    let server = parse_addr("--forward", &args.forward)?;
     let interval = sample_interval(args.sample_interval_ms)?;
     let s = scenario(args)?;
     let (name, forward, reverse) =
         emulated_link::<LinkDatagram>(&s, args.link.as_deref()).map_err(|e| e.to_string())?;
     let clock = Clock::start();
     let until = run_end(&clock, args.duration)?;
-    let mut link = LinkEmulator::new(listen, server, (forward, reverse), clock)
+    let (transport, route) = transport(args)?;
+    let mut link = LinkEmulator::new(transport, (forward, reverse), clock)
         .map_err(|e| format!("cannot start the link: {e}"))?;
-    let local = link.local_addr().map_err(|e| e.to_string())?;
-    say(&format!(
-        "link `{name}`: {local} -> {server} for {} s",
-        args.duration
-    ));
+    say(&format!("link `{name}`: {route} for {} s", args.duration));
     let name: Arc<str> = name.into();
     let (mut fwd_last, mut rev_last) = (Last::default(), Last::default());
     let mut rows = Vec::new();
@@ -232,8 +280,7 @@ pub(crate) fn main(args: &LinkArgs) -> Result<String, String> {
     let summary = serde_json::json!({
         "role": "link",
         "link": &*name,
-        "listen": local.to_string(),
-        "forward_to": server.to_string(),
+        "route": route,
         "duration_s": secs,
         "forward": direction_summary(&link.forward, secs),
         "reverse": direction_summary(&link.reverse, secs),

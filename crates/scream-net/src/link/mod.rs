@@ -1,44 +1,58 @@
-//! A real-time bottleneck for UDP: datagrams from clients to a server and back, each
-//! direction through a [`DirectedLink`] of the network-model crate, the same state
-//! machine the simulator uses, driven by the real clock.
+//! A real-time bottleneck: packets one way through a forward [`DirectedLink`] of the
+//! network-model crate, the other way through a reverse one, the same state machines
+//! the simulator uses, driven by the real clock.
 //!
-//! The emulator listens on one address. A datagram from any address but the server's
-//! is a client's: it goes through the forward link and leaves for the server from a
-//! socket of that client's own, so that the server's answers (feedback) come back on
-//! that socket, pass the reverse link and leave from the listening socket to the
-//! client, as through a NAT. The server sees one source address per client.
+//! Two ways in and out ([`Transport`]):
+//! - [`udp::UdpRelay`]: a UDP relay between clients and one server, for any UDP
+//!   application on loopback or a LAN, no privileges needed;
+//! - [`tun::TunPort`] (Linux): whole IP packets through a TUN device that a router
+//!   namespace sends through, so that any traffic, TCP included, crosses the same
+//!   bottleneck and CE marks land in the IP header.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io;
-use std::net::SocketAddr;
 
 use crate::clock::Clock;
 use crate::histogram::DelayHistogram;
 use crate::poller::Poller;
-use crate::socket::EcnSocket;
 use scream::{Duration, Ecn, Instant};
 use scream_netmodel::{DirectedLink, LinkStats, NetPacket};
 
-/// Datagrams read per socket and wake before the loop serves its timers again.
+#[cfg(target_os = "linux")]
+pub mod tun;
+pub mod udp;
+
+pub use udp::MAX_CLIENTS;
+
+/// Packets read per source and wake before the loop serves its timers again.
 const RECV_BUDGET: usize = 256;
-/// Clients served at once; a flood of source addresses evicts the longest-silent one.
-pub const MAX_CLIENTS: usize = 16;
-/// A client silent this long is forgotten (and its socket closed).
-const CLIENT_IDLE: Duration = Duration::from_secs(30);
 /// Bytes the emulator holds past its queues (propagation delay of the path effects).
 /// The queues bound themselves by their limits; this bounds a fast link with a long
 /// delay, where a hostile sender could otherwise make it hold gigabytes.
 pub const MAX_IN_FLIGHT_BYTES: usize = 64 << 20;
 
-/// A datagram inside the emulator.
+/// A packet inside the emulator: a UDP payload (relay) or an IP packet (TUN).
 #[derive(Debug)]
 pub struct LinkDatagram {
     payload: Vec<u8>,
     ecn: Ecn,
     wire_bytes: u32,
-    client: usize,
+    /// The id of the relay's client it belongs to (unused by the TUN port).
+    client: u64,
     sojourn: Duration,
+}
+
+impl LinkDatagram {
+    fn new(payload: Vec<u8>, ecn: Ecn, wire_bytes: u32, client: u64) -> Self {
+        Self {
+            payload,
+            ecn,
+            wire_bytes,
+            client,
+            sojourn: Duration::ZERO,
+        }
+    }
 }
 
 impl NetPacket for LinkDatagram {
@@ -54,12 +68,6 @@ impl NetPacket for LinkDatagram {
     fn on_link_exit(&mut self, time_at_link: Duration) {
         self.sojourn = time_at_link;
     }
-}
-
-/// Bytes of IP and UDP header a datagram of `addr`'s family carries on the wire:
-/// the link serializes whole IP packets, as a real bottleneck does.
-fn header_bytes(addr: SocketAddr) -> u32 {
-    if addr.is_ipv4() { 20 + 8 } else { 40 + 8 }
 }
 
 /// One direction of the emulator.
@@ -119,14 +127,14 @@ impl Direction {
         self.link.rate_at(now)
     }
 
-    fn input(&mut self, now: Instant, d: LinkDatagram) {
+    pub(crate) fn input(&mut self, now: Instant, d: LinkDatagram) {
         self.link.handle_input(now, d);
         self.pump(now);
     }
 
     /// Moves what left the serializer by `now` into flight, and drops what the link
     /// dropped.
-    fn pump(&mut self, now: Instant) {
+    pub(crate) fn pump(&mut self, now: Instant) {
         if self.link.poll_timeout().is_some_and(|t| t <= now) {
             self.link.handle_timeout(now);
         }
@@ -153,7 +161,7 @@ impl Direction {
     }
 
     /// The next datagram due at the far end by `now`.
-    fn pop_due(&mut self, now: Instant) -> Option<LinkDatagram> {
+    pub(crate) fn pop_due(&mut self, now: Instant) -> Option<LinkDatagram> {
         let &Reverse((at, _, slot)) = self.flight.peek()?;
         if at > now {
             return None;
@@ -170,74 +178,71 @@ impl Direction {
         Some(d)
     }
 
-    fn deadline(&self) -> Option<Instant> {
+    pub(crate) fn deadline(&self) -> Option<Instant> {
         let head = self.flight.peek().map(|r| r.0.0);
         [self.link.poll_timeout(), head].into_iter().flatten().min()
     }
 }
 
-#[derive(Debug)]
-struct Client {
-    addr: SocketAddr,
-    socket: EcnSocket,
-    last_seen: Instant,
-}
-
 /// What the emulator counted beyond its links.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LinkCounters {
-    /// Datagrams on a client's socket from an address other than the server.
+    /// Packets from where none is expected (on a client's socket from an address other
+    /// than the server's), or not IP (TUN).
     pub foreign: u64,
     /// Clients forgotten to make room for a new one.
     pub clients_evicted: u64,
     /// Clients forgotten after a silence.
     pub clients_expired: u64,
-    /// Datagrams that could not be sent on (socket buffer full or refused).
+    /// Packets that could not be sent on (socket buffer full, refused, TUN full).
     pub send_failed: u64,
 }
 
-/// A real-time link emulator between clients and one server.
+/// Where the emulator's packets come from and go to.
+#[derive(Debug)]
+pub enum Transport {
+    /// A UDP relay between clients and one server.
+    Udp(udp::UdpRelay),
+    /// A TUN device (Linux).
+    #[cfg(target_os = "linux")]
+    Tun(tun::TunPort),
+}
+
+/// A real-time link emulator.
 #[derive(Debug)]
 pub struct LinkEmulator {
     clock: Clock,
     poller: Poller,
-    listen: EcnSocket,
-    server: SocketAddr,
-    clients: Vec<Client>,
-    /// Client to server.
+    transport: Transport,
+    /// Client to server (relay), or towards the forward network (TUN).
     pub forward: Direction,
-    /// Server to client.
+    /// The other way.
     pub reverse: Direction,
     counters: LinkCounters,
 }
 
 impl LinkEmulator {
-    /// Listens on `listen` and forwards to `server` through `forward`, answers
+    /// An emulator on `transport`, sending one way through `forward` and the other
     /// through `reverse`.
     pub fn new(
-        listen: SocketAddr,
-        server: SocketAddr,
+        mut transport: Transport,
         (forward, reverse): (DirectedLink<LinkDatagram>, DirectedLink<LinkDatagram>),
         clock: Clock,
     ) -> io::Result<Self> {
-        let mut listen = EcnSocket::bind(listen)?;
         let mut poller = Poller::new()?;
-        poller.register(&mut listen)?;
+        match &mut transport {
+            Transport::Udp(u) => u.register(&mut poller)?,
+            #[cfg(target_os = "linux")]
+            Transport::Tun(t) => t.register(&mut poller)?,
+        }
         Ok(Self {
             clock,
             poller,
-            listen,
-            server,
-            clients: Vec::new(),
+            transport,
             forward: Direction::new(forward),
             reverse: Direction::new(reverse),
             counters: LinkCounters::default(),
         })
-    }
-
-    /// The listening address.
-    pub fn local_addr(&self) -> io::Result<SocketAddr> {
-        self.listen.local_addr()
     }
 
     /// What was counted beyond the links.
@@ -245,9 +250,18 @@ impl LinkEmulator {
         self.counters
     }
 
-    /// Clients served now.
+    /// The transport.
+    pub fn transport(&self) -> &Transport {
+        &self.transport
+    }
+
+    /// Clients served now (relay; 0 for TUN).
     pub fn clients(&self) -> usize {
-        self.clients.len()
+        match &self.transport {
+            Transport::Udp(u) => u.clients(),
+            #[cfg(target_os = "linux")]
+            Transport::Tun(_) => 0,
+        }
     }
 
     /// The endpoint's clock.
@@ -271,7 +285,9 @@ impl LinkEmulator {
             self.forward.pump(now);
             self.reverse.pump(now);
             self.deliver(now);
-            self.expire(now);
+            if let Transport::Udp(u) = &mut self.transport {
+                u.expire(now, &mut self.poller, &mut self.counters);
+            }
             let last = now >= until;
             if now >= next_sample || last {
                 observe(now, self);
@@ -298,129 +314,31 @@ impl LinkEmulator {
     }
 
     fn read(&mut self, now: Instant) -> io::Result<bool> {
-        let mut arrived: Vec<(SocketAddr, Ecn, Vec<u8>)> = Vec::new();
-        let mut drained = self.listen.recv_each(RECV_BUDGET, |d| {
-            arrived.push((d.from, d.ecn, d.payload.to_vec()));
-        })?;
-        for (from, ecn, payload) in arrived {
-            if from == self.server {
-                // The server answered to the listening address itself (a peer that
-                // sends feedback to a configured address): it is for the client
-                // heard from last.
-                if let Some(c) = (0..self.clients.len()).max_by_key(|&i| self.clients[i].last_seen)
-                {
-                    self.reverse.input(now, datagram(payload, ecn, c, from));
-                }
-                continue;
-            }
-            let Some(c) = self.client_index(now, from)? else {
-                continue;
-            };
-            self.forward.input(now, datagram(payload, ecn, c, from));
-        }
-        for c in 0..self.clients.len() {
-            let server = self.server;
-            let mut back: Vec<(Ecn, Vec<u8>)> = Vec::new();
-            let mut foreign = 0;
-            drained &= self.clients[c].socket.recv_each(RECV_BUDGET, |d| {
-                if d.from == server {
-                    back.push((d.ecn, d.payload.to_vec()));
-                } else {
-                    foreign += 1;
-                }
-            })?;
-            self.counters.foreign += foreign;
-            for (ecn, payload) in back {
-                self.reverse.input(now, datagram(payload, ecn, c, server));
-            }
-        }
-        Ok(drained)
-    }
-
-    fn client_index(&mut self, now: Instant, addr: SocketAddr) -> io::Result<Option<usize>> {
-        if let Some(i) = self.clients.iter().position(|c| c.addr == addr) {
-            self.clients[i].last_seen = now;
-            return Ok(Some(i));
-        }
-        if self.clients.len() >= MAX_CLIENTS {
-            if let Some(i) = (0..self.clients.len()).min_by_key(|&i| self.clients[i].last_seen) {
-                self.remove_client(i);
-                self.counters.clients_evicted += 1;
-            }
-        }
-        let bind: SocketAddr = if self.server.is_ipv4() {
-            (std::net::Ipv4Addr::UNSPECIFIED, 0).into()
-        } else {
-            (std::net::Ipv6Addr::UNSPECIFIED, 0).into()
-        };
-        let mut socket = EcnSocket::bind(bind)?;
-        self.poller.register(&mut socket)?;
-        self.clients.push(Client {
-            addr,
-            socket,
-            last_seen: now,
-        });
-        Ok(Some(self.clients.len() - 1))
-    }
-
-    /// Removes client `i`; datagrams of the client moved into its slot are re-labelled.
-    fn remove_client(&mut self, i: usize) {
-        let last = self.clients.len() - 1;
-        let mut gone = self.clients.swap_remove(i);
-        let _ = self.poller.deregister(&mut gone.socket);
-        for dir in [&mut self.forward, &mut self.reverse] {
-            for d in dir.slots.iter_mut().flatten() {
-                if d.client == i {
-                    d.client = usize::MAX;
-                } else if d.client == last {
-                    d.client = i;
-                }
-            }
-        }
-    }
-
-    fn expire(&mut self, now: Instant) {
-        let mut i = 0;
-        while i < self.clients.len() {
-            if now.saturating_duration_since(self.clients[i].last_seen) >= CLIENT_IDLE {
-                self.remove_client(i);
-                self.counters.clients_expired += 1;
-            } else {
-                i += 1;
-            }
+        let dirs = [&mut self.forward, &mut self.reverse];
+        match &mut self.transport {
+            Transport::Udp(u) => u.read(now, &mut self.poller, dirs, &mut self.counters),
+            #[cfg(target_os = "linux")]
+            Transport::Tun(t) => t.read(now, dirs, &mut self.counters),
         }
     }
 
     fn deliver(&mut self, now: Instant) {
-        while let Some(d) = self.forward.pop_due(now) {
-            let Some(c) = self.clients.get_mut(d.client) else {
-                continue;
+        for forward in [true, false] {
+            let dir = if forward {
+                &mut self.forward
+            } else {
+                &mut self.reverse
             };
-            if !c.socket.send(self.server, d.ecn, &d.payload) {
-                self.counters.send_failed += 1;
+            while let Some(d) = dir.pop_due(now) {
+                let sent = match &mut self.transport {
+                    Transport::Udp(u) => u.send(forward, &d),
+                    #[cfg(target_os = "linux")]
+                    Transport::Tun(t) => t.send(d),
+                };
+                if !sent {
+                    self.counters.send_failed += 1;
+                }
             }
         }
-        while let Some(d) = self.reverse.pop_due(now) {
-            let Some(c) = self.clients.get(d.client) else {
-                continue;
-            };
-            let to = c.addr;
-            if !self.listen.send(to, d.ecn, &d.payload) {
-                self.counters.send_failed += 1;
-            }
-        }
-    }
-}
-
-fn datagram(payload: Vec<u8>, ecn: Ecn, client: usize, peer: SocketAddr) -> LinkDatagram {
-    let wire_bytes = u32::try_from(payload.len())
-        .unwrap_or(u32::MAX)
-        .saturating_add(header_bytes(peer));
-    LinkDatagram {
-        payload,
-        ecn,
-        wire_bytes,
-        client,
-        sojourn: Duration::ZERO,
     }
 }
