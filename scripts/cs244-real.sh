@@ -4,7 +4,8 @@
 # The same setup as the simulated `scream sim cs244-fig3` (docs/cs244-fig3.md):
 # 25 ms each way, a 300 ms tail-drop queue, video 0.15-1 Mbit/s from `trace_no_key`.
 # Needs root (network namespaces, TUN) and iperf3. Writes OUT/{send,recv,link}/ and
-# OUT/iperf3.json; docs/cs244-real.md reads them.
+# OUT/iperf3.json (client) and OUT/iperf3-server.json (what arrived), and OUT/plots/ with the link's queue delay and the TCP rate merged
+# in (`scream plot`); docs/cs244-real.md shows them.
 #
 #   scripts/cs244-real.sh [OUT] [GENERATION]    default: out/cs244-real scream-v1
 set -euo pipefail
@@ -37,13 +38,17 @@ pids+=($!)
 ip netns exec scream-rx "$scream" recv --listen 10.200.2.2:5000 --duration 43 \
     --out "$out/recv" > "$out/recv.log" 2>&1 &
 pids+=($!)
-ip netns exec scream-rx iperf3 -s -1 -B 10.200.2.2 > "$out/iperf3-server.log" 2>&1 &
+ip netns exec scream-rx iperf3 -s -1 -B 10.200.2.2 -J > "$out/iperf3-server.json" 2>&1 &
 pids+=($!)
 sleep 1
-(sleep 16; ip netns exec scream-tx iperf3 -c 10.200.2.2 -t 7 -i 0.5 -J > "$out/iperf3.json" 2>&1) &
+# iperf3 stamps its reports in whole seconds; the start is kept finer for the plots.
+(sleep 16; date +%s.%N > "$out/iperf3.start"
+ ip netns exec scream-tx iperf3 -c 10.200.2.2 -t 7 -i 0.5 -J > "$out/iperf3.json" 2>&1) &
 pids+=($!)
 ip netns exec scream-tx "$scream" send --to 10.200.2.2:5000 --generation "$generation" \
     --min-rate 0.15 --start-rate 0.15 --max-rate 1 --video builtin:trace_no_key \
     --duration 40 "${params[@]}" --out "$out/send" | tee "$out/send.log"
 wait "${pids[@]}" 2>/dev/null || true
+# The figures again, with the link's queue delay and capacity and the TCP rate.
+"$scream" plot "$out"
 echo "outputs in $out"

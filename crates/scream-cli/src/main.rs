@@ -56,6 +56,9 @@ enum Command {
     /// A real-time UDP bottleneck: capacity, queue/AQM with ECN marking, delay,
     /// jitter and loss in both directions.
     Link(net::link::LinkArgs),
+    /// Redraw a real run's figures with the link's true queue delay and capacity and a
+    /// competing iperf3 flow merged in (`scream plot out/cs244-real`).
+    Plot(net::plot::PlotArgs),
 }
 
 fn main() {
@@ -74,6 +77,7 @@ fn main() {
         Command::Send(args) => net::send::main(&args),
         Command::Recv(args) => net::recv::main(&args),
         Command::Link(args) => net::link::main(&args),
+        Command::Plot(args) => net::plot::main(&args),
     };
     report(result);
 }

@@ -9,6 +9,8 @@ use scream::Instant;
 #[derive(Debug, Clone, Copy)]
 pub struct Clock {
     origin: std::time::Instant,
+    /// Wall-clock time at the origin, to line up the outputs of several processes.
+    wall_origin: std::time::SystemTime,
 }
 
 impl Clock {
@@ -16,7 +18,16 @@ impl Clock {
     pub fn start() -> Self {
         Self {
             origin: std::time::Instant::now(),
+            wall_origin: std::time::SystemTime::now(),
         }
+    }
+
+    /// Seconds since the Unix epoch at the clock's zero (the system's wall clock, which
+    /// may be stepped: only for lining up the outputs of processes on one machine).
+    pub fn origin_unix_s(&self) -> f64 {
+        self.wall_origin
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64())
     }
 
     /// The time now.

@@ -279,6 +279,7 @@ pub(crate) fn main(args: &LinkArgs) -> Result<String, String> {
     let c = link.counters();
     let summary = serde_json::json!({
         "role": "link",
+        "started_unix_s": link.clock().origin_unix_s(),
         "link": &*name,
         "route": route,
         "duration_s": secs,

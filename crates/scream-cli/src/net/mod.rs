@@ -4,6 +4,7 @@
 
 pub(crate) mod link;
 mod output;
+pub(crate) mod plot;
 pub(crate) mod recv;
 pub(crate) mod send;
 

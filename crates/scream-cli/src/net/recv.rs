@@ -130,6 +130,7 @@ pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
         .collect();
     let summary = serde_json::json!({
         "role": "recv",
+        "started_unix_s": rx.clock().origin_unix_s(),
         "listen": local.to_string(),
         "duration_s": now_s(&rx.clock()),
         "datagrams": c.datagrams,

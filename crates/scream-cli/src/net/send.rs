@@ -349,6 +349,7 @@ fn summary(
     };
     serde_json::json!({
         "role": "send",
+        "started_unix_s": tx.clock().origin_unix_s(),
         "peer": peer.to_string(),
         "ssrc": ssrc,
         "generation": args.generation,
