@@ -37,7 +37,10 @@ pub struct LinkDatagram {
     payload: Vec<u8>,
     ecn: Ecn,
     wire_bytes: u32,
-    client: usize,
+    /// The `Client::id` of the client it comes from or goes to. An id, not a place
+    /// in the client table: a datagram may wait in a queue while its client is evicted
+    /// and the table reordered, and must then reach nobody rather than another client.
+    client: u64,
     sojourn: Duration,
 }
 
@@ -178,6 +181,8 @@ impl Direction {
 
 #[derive(Debug)]
 struct Client {
+    /// Unique for the emulator's lifetime.
+    id: u64,
     addr: SocketAddr,
     socket: EcnSocket,
     last_seen: Instant,
@@ -194,6 +199,9 @@ pub struct LinkCounters {
     pub clients_expired: u64,
     /// Datagrams that could not be sent on (socket buffer full or refused).
     pub send_failed: u64,
+    /// Datagrams dropped on leaving the links because their client had been evicted
+    /// or had expired meanwhile.
+    pub orphaned: u64,
 }
 
 /// A real-time link emulator between clients and one server.
@@ -203,7 +211,9 @@ pub struct LinkEmulator {
     poller: Poller,
     listen: EcnSocket,
     server: SocketAddr,
+    /// Oldest first, so that of clients equally long silent the oldest is evicted.
     clients: Vec<Client>,
+    next_client_id: u64,
     /// Client to server.
     pub forward: Direction,
     /// Server to client.
@@ -229,6 +239,7 @@ impl LinkEmulator {
             listen,
             server,
             clients: Vec::new(),
+            next_client_id: 0,
             forward: Direction::new(forward),
             reverse: Direction::new(reverse),
             counters: LinkCounters::default(),
@@ -307,19 +318,19 @@ impl LinkEmulator {
                 // The server answered to the listening address itself (a peer that
                 // sends feedback to a configured address): it is for the client
                 // heard from last.
-                if let Some(c) = (0..self.clients.len()).max_by_key(|&i| self.clients[i].last_seen)
-                {
-                    self.reverse.input(now, datagram(payload, ecn, c, from));
+                if let Some(c) = self.clients.iter().max_by_key(|c| c.last_seen) {
+                    self.reverse.input(now, datagram(payload, ecn, c.id, from));
                 }
                 continue;
             }
             let Some(c) = self.client_index(now, from)? else {
                 continue;
             };
-            self.forward.input(now, datagram(payload, ecn, c, from));
+            let id = self.clients[c].id;
+            self.forward.input(now, datagram(payload, ecn, id, from));
         }
         for c in 0..self.clients.len() {
-            let server = self.server;
+            let (server, id) = (self.server, self.clients[c].id);
             let mut back: Vec<(Ecn, Vec<u8>)> = Vec::new();
             let mut foreign = 0;
             drained &= self.clients[c].socket.recv_each(RECV_BUDGET, |d| {
@@ -331,7 +342,7 @@ impl LinkEmulator {
             })?;
             self.counters.foreign += foreign;
             for (ecn, payload) in back {
-                self.reverse.input(now, datagram(payload, ecn, c, server));
+                self.reverse.input(now, datagram(payload, ecn, id, server));
             }
         }
         Ok(drained)
@@ -355,7 +366,9 @@ impl LinkEmulator {
         };
         let mut socket = EcnSocket::bind(bind)?;
         self.poller.register(&mut socket)?;
+        self.next_client_id += 1;
         self.clients.push(Client {
+            id: self.next_client_id,
             addr,
             socket,
             last_seen: now,
@@ -363,20 +376,10 @@ impl LinkEmulator {
         Ok(Some(self.clients.len() - 1))
     }
 
-    /// Removes client `i`; datagrams of the client moved into its slot are re-labelled.
+    /// Removes client `i`; its datagrams still in the links are dropped as they leave.
     fn remove_client(&mut self, i: usize) {
-        let last = self.clients.len() - 1;
-        let mut gone = self.clients.swap_remove(i);
+        let mut gone = self.clients.remove(i);
         let _ = self.poller.deregister(&mut gone.socket);
-        for dir in [&mut self.forward, &mut self.reverse] {
-            for d in dir.slots.iter_mut().flatten() {
-                if d.client == i {
-                    d.client = usize::MAX;
-                } else if d.client == last {
-                    d.client = i;
-                }
-            }
-        }
     }
 
     fn expire(&mut self, now: Instant) {
@@ -393,7 +396,8 @@ impl LinkEmulator {
 
     fn deliver(&mut self, now: Instant) {
         while let Some(d) = self.forward.pop_due(now) {
-            let Some(c) = self.clients.get_mut(d.client) else {
+            let Some(c) = self.clients.iter_mut().find(|c| c.id == d.client) else {
+                self.counters.orphaned += 1;
                 continue;
             };
             if !c.socket.send(self.server, d.ecn, &d.payload) {
@@ -401,7 +405,8 @@ impl LinkEmulator {
             }
         }
         while let Some(d) = self.reverse.pop_due(now) {
-            let Some(c) = self.clients.get(d.client) else {
+            let Some(c) = self.clients.iter().find(|c| c.id == d.client) else {
+                self.counters.orphaned += 1;
                 continue;
             };
             let to = c.addr;
@@ -412,7 +417,7 @@ impl LinkEmulator {
     }
 }
 
-fn datagram(payload: Vec<u8>, ecn: Ecn, client: usize, peer: SocketAddr) -> LinkDatagram {
+fn datagram(payload: Vec<u8>, ecn: Ecn, client: u64, peer: SocketAddr) -> LinkDatagram {
     let wire_bytes = u32::try_from(payload.len())
         .unwrap_or(u32::MAX)
         .saturating_add(header_bytes(peer));
