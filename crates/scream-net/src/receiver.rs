@@ -68,7 +68,7 @@ pub struct RecvCounters {
     pub rtcp: u64,
     /// Peers forgotten to make room for a new one.
     pub peers_evicted: u64,
-    /// Peers forgotten after [`PEER_IDLE`] of silence.
+    /// Peers forgotten after 10 s of silence.
     pub peers_expired: u64,
     /// Sends that failed.
     pub send_errors: SendErrors,

@@ -221,7 +221,10 @@ pub(crate) fn main(args: &PlotArgs) -> Result<String, String> {
     let send = args.dir.join("send");
     let mut samples = read_samples(&send.join("timeseries.csv"))?;
     let send_start = started(&send)?.ok_or_else(|| {
-        format!("{}: no started_unix_s (not a `scream send` run?)", send.join("summary.json").display())
+        format!(
+            "{}: no started_unix_s (not a `scream send` run?)",
+            send.join("summary.json").display()
+        )
     })?;
     let mut notes = Vec::new();
     let link = args.dir.join("link");
@@ -258,10 +261,10 @@ pub(crate) fn main(args: &PlotArgs) -> Result<String, String> {
     }
     let out = args.out.clone().unwrap_or_else(|| args.dir.join("plots"));
     let summary = serde_json::json!({ "role": "plot", "from": args.dir.display().to_string() });
-    let title = args
-        .dir
-        .file_name()
-        .map_or_else(|| "real run".to_owned(), |n| n.to_string_lossy().into_owned());
+    let title = args.dir.file_name().map_or_else(
+        || "real run".to_owned(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     let files = RunFiles {
         title: &title,
         samples: &samples,
@@ -275,6 +278,10 @@ pub(crate) fn main(args: &PlotArgs) -> Result<String, String> {
         "wrote {} files to {} ({})\n",
         written.len(),
         out.display(),
-        if notes.is_empty() { "sender only".to_owned() } else { notes.join("; ") }
+        if notes.is_empty() {
+            "sender only".to_owned()
+        } else {
+            notes.join("; ")
+        }
     ))
 }

@@ -38,7 +38,9 @@ pub struct LinkDatagram {
     payload: Vec<u8>,
     ecn: Ecn,
     wire_bytes: u32,
-    /// The id of the relay's client it belongs to (unused by the TUN port).
+    /// The id of the relay's client it comes from or goes to (unused by the TUN port).
+    /// An id, not a place in the client table: a datagram may wait in a queue while its
+    /// client is evicted, and must then reach nobody rather than another client.
     client: u64,
     sojourn: Duration,
 }
@@ -196,6 +198,9 @@ pub struct LinkCounters {
     pub clients_expired: u64,
     /// Packets that could not be sent on (socket buffer full, refused, TUN full).
     pub send_failed: u64,
+    /// Datagrams dropped on leaving the links because their client had been evicted
+    /// or had expired meanwhile.
+    pub orphaned: u64,
 }
 
 /// Where the emulator's packets come from and go to.
@@ -253,6 +258,18 @@ impl LinkEmulator {
     /// The transport.
     pub fn transport(&self) -> &Transport {
         &self.transport
+    }
+
+    /// The relay's listening address (an error for a TUN port, which has none).
+    pub fn local_addr(&self) -> io::Result<std::net::SocketAddr> {
+        match &self.transport {
+            Transport::Udp(u) => u.local_addr(),
+            #[cfg(target_os = "linux")]
+            Transport::Tun(t) => Err(io::Error::other(format!(
+                "the link runs on TUN device {}, not a socket",
+                t.name()
+            ))),
+        }
     }
 
     /// Clients served now (relay; 0 for TUN).
@@ -331,7 +348,7 @@ impl LinkEmulator {
             };
             while let Some(d) = dir.pop_due(now) {
                 let sent = match &mut self.transport {
-                    Transport::Udp(u) => u.send(forward, &d),
+                    Transport::Udp(u) => u.send(forward, &d, &mut self.counters),
                     #[cfg(target_os = "linux")]
                     Transport::Tun(t) => t.send(d),
                 };

@@ -46,6 +46,7 @@ struct Client {
 pub struct UdpRelay {
     listen: EcnSocket,
     server: SocketAddr,
+    /// Oldest first, so that of clients equally long silent the oldest is evicted.
     clients: Vec<Client>,
     next_id: u64,
 }
@@ -137,7 +138,7 @@ impl UdpRelay {
         if self.clients.len() >= MAX_CLIENTS {
             let oldest = (0..self.clients.len()).min_by_key(|&i| self.clients[i].last_seen);
             if let Some(i) = oldest {
-                let mut gone = self.clients.swap_remove(i);
+                let mut gone = self.clients.remove(i);
                 let _ = poller.deregister(&mut gone.socket);
                 counters.clients_evicted += 1;
             }
@@ -168,7 +169,7 @@ impl UdpRelay {
         let mut i = 0;
         while i < self.clients.len() {
             if now.saturating_duration_since(self.clients[i].last_seen) >= CLIENT_IDLE {
-                let mut gone = self.clients.swap_remove(i);
+                let mut gone = self.clients.remove(i);
                 let _ = poller.deregister(&mut gone.socket);
                 counters.clients_expired += 1;
             } else {
@@ -178,9 +179,15 @@ impl UdpRelay {
     }
 
     /// Sends a packet that crossed the forward (to the server) or reverse link.
-    pub(super) fn send(&mut self, forward: bool, d: &LinkDatagram) -> bool {
+    pub(super) fn send(
+        &mut self,
+        forward: bool,
+        d: &LinkDatagram,
+        counters: &mut LinkCounters,
+    ) -> bool {
         let Some(c) = self.clients.iter_mut().find(|c| c.id == d.client) else {
             // Its client was forgotten while it crossed the link.
+            counters.orphaned += 1;
             return true;
         };
         if forward {
