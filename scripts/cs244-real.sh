@@ -38,7 +38,7 @@ pids+=($!)
 ip netns exec scream-rx "$scream" recv --listen 10.200.2.2:5000 --duration 43 \
     --out "$out/recv" > "$out/recv.log" 2>&1 &
 pids+=($!)
-ip netns exec scream-rx iperf3 -s -1 -B 10.200.2.2 -J > "$out/iperf3-server.json" 2>&1 &
+ip netns exec scream-rx iperf3 -s -1 -B 10.200.2.2 -i 0.5 -J > "$out/iperf3-server.json" 2>&1 &
 pids+=($!)
 sleep 1
 # iperf3 stamps its reports in whole seconds; the start is kept finer for the plots.

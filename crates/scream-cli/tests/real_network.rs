@@ -141,6 +141,7 @@ fn run(dir: &Path, link_flags: &[&str], ecn: &str) -> Outcome {
 fn send_link_recv_on_loopback_fills_the_link_and_l4s_keeps_the_queue_short() {
     let tmp = tempfile::tempdir().unwrap();
     let (a, b) = (tmp.path().join("delay"), tmp.path().join("l4s"));
+    let delay_dir = a.clone();
     let delay = std::thread::spawn(move || run(&a, &[], "none"));
     let l4s = run(&b, &["--queue", "l4s-ramp"], "l4s");
     let delay = delay.join().expect("the delay-only run");
@@ -174,4 +175,35 @@ fn send_link_recv_on_loopback_fills_the_link_and_l4s_keeps_the_queue_short() {
         l4s.sojourn_p95_ms,
         delay.sojourn_p95_ms
     );
+
+    // `scream plot` lines the link's queue delay up with the sender's time series.
+    let plot = Command::new(env!("CARGO_BIN_EXE_scream"))
+        .args(["plot", delay_dir.to_str().unwrap()])
+        .output()
+        .expect("scream plot runs");
+    assert!(
+        plot.status.success(),
+        "{}",
+        String::from_utf8_lossy(&plot.stderr)
+    );
+    let csv = std::fs::read_to_string(delay_dir.join("plots/timeseries.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (sojourn, capacity) = (col("sojourn_ms"), col("capacity_mbps"));
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let with_sojourn = rows.iter().filter(|r| !r[sojourn].is_empty()).count();
+    assert!(
+        with_sojourn * 10 >= rows.len() * 9,
+        "{with_sojourn} of {} rows",
+        rows.len()
+    );
+    assert!(
+        rows.iter().all(|r| r[capacity] == "10.0"),
+        "the link's capacity"
+    );
+    assert!(delay_dir.join("plots/overview.png").is_file());
 }

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use scream::sender::{EcnMode, MediaFrame, Sender, SenderConfig, StreamConfig};
+use scream::sender::{EcnMode, Improvements, MediaFrame, Sender, SenderConfig, StreamConfig};
 use scream::{Bitrate, Duration, Instant};
 use scream_net::{Clock, Encoder, MediaSender, MediaSenderConfig};
 use scream_sim::Sample;
@@ -49,6 +49,11 @@ pub(crate) struct SendArgs {
     /// Sender generation: scream-v2, scream-v1 or scream-draft00.
     #[arg(long, default_value = "scream-v2")]
     generation: String,
+    /// Opt-in sender improvements, comma-separated (`all`, or names from
+    /// docs/scenarios.md such as `outage-recovery,fresh-srtt`); default none, the
+    /// faithful sender.
+    #[arg(long, value_delimiter = ',')]
+    improvements: Vec<String>,
     /// Set a sender parameter by name (see `scream params`): `--set mss_bytes=1200`.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
@@ -122,8 +127,19 @@ fn sender_config(args: &SendArgs) -> Result<SenderConfig, String> {
             scream::sender::GENERATION_NAMES.join(", ")
         )
     })?;
+    let mut improvements = Improvements::default();
+    for name in &args.improvements {
+        if name == "all" {
+            improvements = Improvements::all();
+        } else {
+            improvements
+                .set(name, true)
+                .map_err(|e| format!("--improvements {name}: {e}"))?;
+        }
+    }
     let mut cfg = SenderConfig {
         ecn: ecn_mode(&args.ecn)?,
+        improvements,
         ..base
     };
     for kv in &args.set {
@@ -353,6 +369,7 @@ fn summary(
         "peer": peer.to_string(),
         "ssrc": ssrc,
         "generation": args.generation,
+        "improvements": tx.sender().config().improvements.enabled(),
         "ecn": args.ecn,
         "duration_s": secs,
         "frames": c.frames,
