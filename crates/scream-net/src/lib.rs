@@ -18,6 +18,7 @@ pub mod ip;
 pub mod link;
 pub mod poller;
 pub mod receiver;
+mod schedule;
 pub mod sender;
 pub mod socket;
 

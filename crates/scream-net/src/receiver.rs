@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 
 use crate::clock::Clock;
 use crate::poller::Poller;
+use crate::schedule::Schedule;
 use crate::socket::{EcnSocket, SendErrors};
 use scream::receiver::{ReceivedPacket, Receiver, ReceiverConfig, ReceiverConfigError};
 use scream::wire::ccfb::{CountConvention, encode_feedback_with};
@@ -215,8 +216,7 @@ impl MediaReceiver {
         interval: Duration,
         mut observe: impl FnMut(Instant, &Self),
     ) -> io::Result<()> {
-        let interval = interval.max(Duration::from_millis(1));
-        let mut next_sample = self.clock.now() + interval;
+        let mut schedule = Schedule::new(self.clock.now(), until, interval);
         loop {
             let now = self.clock.now();
             let drained = self.read(now)?;
@@ -224,19 +224,18 @@ impl MediaReceiver {
             for i in 0..self.peers.len() {
                 self.send_feedback(now, i);
             }
-            if now >= next_sample {
+            let tick = schedule.tick(now);
+            if tick.observe {
                 observe(now, self);
-                next_sample = next_sample.max(now - interval) + interval;
             }
-            if now >= until {
-                observe(now, self);
+            if tick.done {
                 return Ok(());
             }
             let deadline = self
                 .peers
                 .iter()
                 .filter_map(|p| p.receiver.poll_timeout())
-                .chain([next_sample, until])
+                .chain([schedule.deadline()])
                 .min();
             if drained {
                 self.poller.wait(&self.clock, deadline)?;

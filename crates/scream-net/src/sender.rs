@@ -7,6 +7,7 @@ use std::net::SocketAddr;
 
 use crate::clock::Clock;
 use crate::poller::Poller;
+use crate::schedule::Schedule;
 use crate::socket::{EcnSocket, SendErrors};
 use scream::sender::{Event, MediaFrame, Sender, SentPacket, StreamId, Transmit};
 use scream::wire::ccfb::{ParseOptions, TimestampUnwrapper, decode_feedback};
@@ -166,8 +167,7 @@ impl<E: Encoder> MediaSender<E> {
         interval: Duration,
         mut observe: impl FnMut(Instant, &Self),
     ) -> io::Result<()> {
-        let interval = interval.max(Duration::from_millis(1));
-        let mut next_sample = self.clock.now() + interval;
+        let mut schedule = Schedule::new(self.clock.now(), until, interval);
         loop {
             let now = self.clock.now();
             let drained = self.read_feedback(now)?;
@@ -177,20 +177,18 @@ impl<E: Encoder> MediaSender<E> {
             }
             let pacing = self.transmit(now);
             self.apply_events();
-            if now >= next_sample {
+            let tick = schedule.tick(now);
+            if tick.observe {
                 observe(now, self);
-                next_sample = next_sample.max(now - interval) + interval;
             }
-            if now >= until {
-                observe(now, self);
+            if tick.done {
                 return Ok(());
             }
             let deadline = [
                 Some(self.next_frame),
                 self.sender.poll_timeout(),
                 pacing,
-                Some(next_sample),
-                Some(until),
+                Some(schedule.deadline()),
             ]
             .into_iter()
             .flatten()

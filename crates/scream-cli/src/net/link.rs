@@ -1,6 +1,5 @@
 //! `scream link`: a real-time bottleneck for UDP built from a scenario's link model.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use scream::{Duration, Instant};
@@ -16,8 +15,8 @@ use scream_sim::emulator::{LINK_BASE, emulated_link};
 use scream_sim::metrics::LinkSample;
 use scream_sim::scenario::load::{Override, load_named, load_str};
 
-use super::output::{RunFiles, write_run};
-use super::{mbps, parse_addr, run_end, sample_interval, say};
+use super::output::RunFiles;
+use super::{mbps, parse_addr, say};
 
 /// Arguments of `scream link`.
 #[derive(Debug, clap::Args)]
@@ -82,15 +81,8 @@ pub(crate) struct LinkArgs {
     /// Random seed of jitter, loss and AQM draws (default: the scenario's).
     #[arg(long)]
     seed: Option<u64>,
-    /// Seconds to run.
-    #[arg(long, default_value_t = 30.0)]
-    duration: f64,
-    /// links.csv sampling interval, ms.
-    #[arg(long, default_value_t = 50.0)]
-    sample_interval_ms: f64,
-    /// Write links.csv and summary.json here.
-    #[arg(long)]
-    out: Option<PathBuf>,
+    #[command(flatten)]
+    run: super::RunArgs,
 }
 
 /// The flags as `--set` overrides of the link table.
@@ -111,7 +103,7 @@ fn overrides(args: &LinkArgs) -> Result<Vec<Override>, String> {
         num("reverse.loss", args.reverse_loss),
     ];
     // A generated capacity trace spans the scenario's duration: the run's.
-    let mut all = vec![format!("duration_s={}", args.duration)];
+    let mut all = vec![format!("duration_s={}", args.run.duration)];
     all.extend(flags.into_iter().flatten());
     if let Some(seed) = args.seed {
         all.push(format!("seed={seed}"));
@@ -237,16 +229,19 @@ fn transport(args: &LinkArgs) -> Result<(Transport, String), String> {
 }
 
 pub(crate) fn main(args: &LinkArgs) -> Result<String, String> {
-    let interval = sample_interval(args.sample_interval_ms)?;
+    let interval = args.run.interval()?;
     let s = scenario(args)?;
     let (name, forward, reverse) =
         emulated_link::<LinkDatagram>(&s, args.link.as_deref()).map_err(|e| e.to_string())?;
     let clock = Clock::start();
-    let until = run_end(&clock, args.duration)?;
+    let until = args.run.end(&clock)?;
     let (transport, route) = transport(args)?;
     let mut link = LinkEmulator::new(transport, (forward, reverse), clock)
         .map_err(|e| format!("cannot start the link: {e}"))?;
-    say(&format!("link `{name}`: {route} for {} s", args.duration));
+    say(&format!(
+        "link `{name}`: {route} for {} s",
+        args.run.duration
+    ));
     let name: Arc<str> = name.into();
     let (mut fwd_last, mut rev_last) = (Last::default(), Last::default());
     let mut rows = Vec::new();
@@ -290,25 +285,12 @@ pub(crate) fn main(args: &LinkArgs) -> Result<String, String> {
         "clients_expired": c.clients_expired,
         "send_failed": c.send_failed,
     });
-    let mut text = format!(
-        "{}\n",
-        serde_json::to_string_pretty(&summary).unwrap_or_default()
-    );
-    if let Some(dir) = &args.out {
-        let files = RunFiles {
-            title: "scream link",
-            samples: &[],
-            link_samples: &rows,
-            summary,
-            max_bitrate_mbps: None,
-            no_plots: true,
-        };
-        let written = write_run(dir, &files)?;
-        text.push_str(&format!(
-            "wrote {} files to {}\n",
-            written.len(),
-            dir.display()
-        ));
-    }
-    Ok(text)
+    args.run.finish(RunFiles {
+        title: "scream link",
+        samples: &[],
+        link_samples: &rows,
+        summary,
+        max_bitrate_mbps: None,
+        no_plots: true,
+    })
 }

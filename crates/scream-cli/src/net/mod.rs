@@ -10,6 +10,7 @@ pub(crate) mod send;
 
 use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::PathBuf;
 
 use scream::{Duration, Instant};
 use scream_net::Clock;
@@ -17,6 +18,57 @@ use scream_net::Clock;
 /// Longest run, s: a day. Longer runs are better served by repeated runs, and the
 /// time series would grow without a useful bound.
 const MAX_DURATION_S: f64 = 86_400.0;
+
+/// How long a real-time command runs and what it writes.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RunArgs {
+    /// Seconds to run.
+    #[arg(long, default_value_t = 30.0)]
+    duration: f64,
+    /// Sampling interval of the time series (timeseries.csv, links.csv), ms.
+    #[arg(long, default_value_t = 50.0)]
+    sample_interval_ms: f64,
+    /// Write summary.json, the time series and the plots here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Skip the PNG/SVG plots (`scream link` draws none).
+    #[arg(long)]
+    no_plots: bool,
+}
+
+impl RunArgs {
+    /// The end of the run on `clock`, from now.
+    fn end(&self, clock: &Clock) -> Result<Instant, String> {
+        run_end(clock, self.duration)
+    }
+
+    /// The sampling interval.
+    fn interval(&self) -> Result<Duration, String> {
+        sample_interval(self.sample_interval_ms)
+    }
+
+    /// The summary as printed, and the files written with `--out` (plots unless
+    /// `--no-plots`).
+    fn finish(&self, files: output::RunFiles<'_>) -> Result<String, String> {
+        let mut text = format!(
+            "{}\n",
+            serde_json::to_string_pretty(&files.summary).unwrap_or_default()
+        );
+        if let Some(dir) = &self.out {
+            let files = output::RunFiles {
+                no_plots: files.no_plots || self.no_plots,
+                ..files
+            };
+            let written = output::write_run(dir, &files)?;
+            text.push_str(&format!(
+                "wrote {} files to {}\n",
+                written.len(),
+                dir.display()
+            ));
+        }
+        Ok(text)
+    }
+}
 
 /// Resolves `HOST:PORT` (`flag` names it in errors).
 fn parse_addr(flag: &str, text: &str) -> Result<SocketAddr, String> {

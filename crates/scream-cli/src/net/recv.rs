@@ -2,7 +2,6 @@
 //! feedback.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use scream::Instant;
@@ -12,8 +11,8 @@ use scream_net::receiver::PeerView;
 use scream_net::{Clock, MediaReceiver, MediaReceiverConfig};
 use scream_sim::Sample;
 
-use super::output::{RunFiles, write_run};
-use super::{mbps, parse_addr, run_end, sample_interval, say};
+use super::output::RunFiles;
+use super::{mbps, parse_addr, say};
 
 /// Arguments of `scream recv`.
 #[derive(Debug, clap::Args)]
@@ -31,18 +30,8 @@ pub(crate) struct RecvArgs {
     /// `minus-one` (count − 1, what the Ericsson reference's sender reads).
     #[arg(long, default_value = "rfc")]
     num_reports: String,
-    /// Seconds to run.
-    #[arg(long, default_value_t = 30.0)]
-    duration: f64,
-    /// Time-series sampling interval, ms.
-    #[arg(long, default_value_t = 50.0)]
-    sample_interval_ms: f64,
-    /// Write timeseries.csv, summary.json and plots here.
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Skip the PNG/SVG plots.
-    #[arg(long)]
-    no_plots: bool,
+    #[command(flatten)]
+    run: super::RunArgs,
 }
 
 /// A sender's cumulative counters at the previous sample, and its index in the rows.
@@ -64,9 +53,9 @@ pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
         .as_deref()
         .map(|a| parse_addr("--feedback-to", a))
         .transpose()?;
-    let interval = sample_interval(args.sample_interval_ms)?;
+    let interval = args.run.interval()?;
     let clock = Clock::start();
-    let until = run_end(&clock, args.duration)?;
+    let until = args.run.end(&clock)?;
     let cfg = MediaReceiverConfig {
         listen,
         feedback_to,
@@ -81,7 +70,7 @@ pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
     let mut rx =
         MediaReceiver::new(cfg, clock).map_err(|e| format!("cannot start the receiver: {e}"))?;
     let local = rx.local_addr().map_err(|e| e.to_string())?;
-    say(&format!("receiving on {local} for {} s", args.duration));
+    say(&format!("receiving on {local} for {} s", args.run.duration));
     let mut seen: HashMap<(std::net::SocketAddr, u32), Seen> = HashMap::new();
     let mut samples = Vec::new();
     let mut printed_s = 0;
@@ -142,27 +131,14 @@ pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
         "send_errors": c.send_errors.other,
         "peers": peers,
     });
-    let mut text = format!(
-        "{}\n",
-        serde_json::to_string_pretty(&summary).unwrap_or_default()
-    );
-    if let Some(dir) = &args.out {
-        let files = RunFiles {
-            title: "scream recv",
-            samples: &samples,
-            link_samples: &[],
-            summary,
-            max_bitrate_mbps: None,
-            no_plots: args.no_plots,
-        };
-        let written = write_run(dir, &files)?;
-        text.push_str(&format!(
-            "wrote {} files to {}\n",
-            written.len(),
-            dir.display()
-        ));
-    }
-    Ok(text)
+    args.run.finish(RunFiles {
+        title: "scream recv",
+        samples: &samples,
+        link_samples: &[],
+        summary,
+        max_bitrate_mbps: None,
+        no_plots: false,
+    })
 }
 
 fn now_s(clock: &Clock) -> f64 {

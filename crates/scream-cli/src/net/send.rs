@@ -2,7 +2,6 @@
 
 use std::hash::{BuildHasher, Hasher};
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use scream::sender::{EcnMode, Improvements, MediaFrame, Sender, SenderConfig, StreamConfig};
@@ -11,8 +10,8 @@ use scream_net::{Clock, Encoder, MediaSender, MediaSenderConfig};
 use scream_sim::Sample;
 use scream_sim::source::{Video, load_frame_sizes};
 
-use super::output::{RunFiles, write_run};
-use super::{any_addr_for, mbps, parse_addr, run_end, sample_interval, say};
+use super::output::RunFiles;
+use super::{any_addr_for, mbps, parse_addr, say};
 
 /// Arguments of `scream send`.
 #[derive(Debug, clap::Args)]
@@ -65,18 +64,8 @@ pub(crate) struct SendArgs {
     /// Ericsson reference's receiver expects one near 0, hence the default.
     #[arg(long, default_value_t = 0)]
     initial_seq: u16,
-    /// Seconds to run.
-    #[arg(long, default_value_t = 30.0)]
-    duration: f64,
-    /// Time-series sampling interval, ms.
-    #[arg(long, default_value_t = 50.0)]
-    sample_interval_ms: f64,
-    /// Write timeseries.csv, summary.json and plots here.
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Skip the PNG/SVG plots.
-    #[arg(long)]
-    no_plots: bool,
+    #[command(flatten)]
+    run: super::RunArgs,
 }
 
 /// The simulator's video model as the sender's encoder, counting frame sizes for the
@@ -206,7 +195,7 @@ pub(crate) fn main(args: &SendArgs) -> Result<String, String> {
     if !(min.bps() <= start.bps() && start.bps() <= max.bps()) {
         return Err("--min-rate <= --start-rate <= --max-rate must hold".into());
     }
-    let interval = sample_interval(args.sample_interval_ms)?;
+    let interval = args.run.interval()?;
     let mut sender = Sender::new(sender_config(args)?).map_err(|e| e.to_string())?;
     let ssrc = args.ssrc.unwrap_or_else(random_u32);
     let stream = sender
@@ -222,7 +211,7 @@ pub(crate) fn main(args: &SendArgs) -> Result<String, String> {
         )
         .map_err(|e| e.to_string())?;
     let clock = Clock::start();
-    let until = run_end(&clock, args.duration)?;
+    let until = args.run.end(&clock)?;
     let cfg = MediaSenderConfig {
         peer,
         bind,
@@ -233,7 +222,7 @@ pub(crate) fn main(args: &SendArgs) -> Result<String, String> {
     let local = tx.local_addr().map_err(|e| e.to_string())?;
     say(&format!(
         "sending from {local} to {peer}: SSRC {ssrc:#010x}, {}, ECN {}, {} s",
-        args.generation, args.ecn, args.duration
+        args.generation, args.ecn, args.run.duration
     ));
     let (flow, name): (Arc<str>, Arc<str>) = ("send".into(), "video".into());
     let mut samples = Vec::new();
@@ -248,27 +237,14 @@ pub(crate) fn main(args: &SendArgs) -> Result<String, String> {
     });
     run.map_err(|e| format!("the sender stopped: {e}"))?;
     let summary = summary(&tx, &samples, peer, ssrc, args);
-    let mut text = format!(
-        "{}\n",
-        serde_json::to_string_pretty(&summary).unwrap_or_default()
-    );
-    if let Some(dir) = &args.out {
-        let files = RunFiles {
-            title: "scream send",
-            samples: &samples,
-            link_samples: &[],
-            summary,
-            max_bitrate_mbps: Some(args.max_rate),
-            no_plots: args.no_plots,
-        };
-        let written = write_run(dir, &files)?;
-        text.push_str(&format!(
-            "wrote {} files to {}\n",
-            written.len(),
-            dir.display()
-        ));
-    }
-    Ok(text)
+    args.run.finish(RunFiles {
+        title: "scream send",
+        samples: &samples,
+        link_samples: &[],
+        summary,
+        max_bitrate_mbps: Some(args.max_rate),
+        no_plots: false,
+    })
 }
 
 fn sample(

@@ -16,6 +16,7 @@ use std::io;
 use crate::clock::Clock;
 use crate::histogram::DelayHistogram;
 use crate::poller::Poller;
+use crate::schedule::Schedule;
 use scream::{Duration, Ecn, Instant};
 use scream_netmodel::{DirectedLink, LinkStats, NetPacket};
 
@@ -294,8 +295,7 @@ impl LinkEmulator {
         interval: Duration,
         mut observe: impl FnMut(Instant, &mut Self),
     ) -> io::Result<()> {
-        let interval = interval.max(Duration::from_millis(1));
-        let mut next_sample = self.clock.now() + interval;
+        let mut schedule = Schedule::new(self.clock.now(), until, interval);
         loop {
             let now = self.clock.now();
             let drained = self.read(now)?;
@@ -305,21 +305,19 @@ impl LinkEmulator {
             if let Transport::Udp(u) = &mut self.transport {
                 u.expire(now, &mut self.poller, &mut self.counters);
             }
-            let last = now >= until;
-            if now >= next_sample || last {
+            let tick = schedule.tick(now);
+            if tick.observe {
                 observe(now, self);
                 self.forward.sojourn_interval.clear();
                 self.reverse.sojourn_interval.clear();
-                next_sample = next_sample.max(now - interval) + interval;
             }
-            if last {
+            if tick.done {
                 return Ok(());
             }
             let deadline = [
                 self.forward.deadline(),
                 self.reverse.deadline(),
-                Some(next_sample),
-                Some(until),
+                Some(schedule.deadline()),
             ]
             .into_iter()
             .flatten()

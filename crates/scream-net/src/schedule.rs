@@ -1,0 +1,68 @@
+//! When an endpoint's loop reports on itself: every sampling interval, and once more
+//! when the run ends.
+
+use scream::{Duration, Instant};
+
+/// The sampling and end of one run.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Schedule {
+    next: Instant,
+    interval: Duration,
+    until: Instant,
+}
+
+/// What a loop does at one instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Tick {
+    /// Report now.
+    pub(crate) observe: bool,
+    /// The run is over (after this report).
+    pub(crate) done: bool,
+}
+
+impl Schedule {
+    /// Reports every `interval` (at least 1 ms) from `now`, until `until`.
+    pub(crate) fn new(now: Instant, until: Instant, interval: Duration) -> Self {
+        let interval = interval.max(Duration::from_millis(1));
+        Self {
+            next: now + interval,
+            interval,
+            until,
+        }
+    }
+
+    /// What is due at `now`. A loop that woke late reports once, and the next report is
+    /// back on the interval's grid rather than a burst of the ones it missed.
+    pub(crate) fn tick(&mut self, now: Instant) -> Tick {
+        let done = now >= self.until;
+        let observe = done || now >= self.next;
+        if now >= self.next {
+            self.next = self.next.max(now - self.interval) + self.interval;
+        }
+        Tick { observe, done }
+    }
+
+    /// The next instant the loop must wake for.
+    pub(crate) fn deadline(&self) -> Instant {
+        self.next.min(self.until)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_on_the_interval_and_once_at_the_end() {
+        let ms = Instant::from_millis;
+        let mut s = Schedule::new(ms(0), ms(100), Duration::from_millis(30));
+        assert_eq!(s.deadline(), ms(30));
+        assert!(!s.tick(ms(10)).observe);
+        assert!(s.tick(ms(30)).observe);
+        // Late by more than an interval: one report, then back on a 30 ms grid.
+        assert!(s.tick(ms(95)).observe);
+        assert_eq!(s.deadline(), ms(100));
+        let end = s.tick(ms(100));
+        assert!(end.observe && end.done);
+    }
+}
