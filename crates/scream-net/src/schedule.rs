@@ -37,7 +37,11 @@ impl Schedule {
         let done = now >= self.until;
         let observe = done || now >= self.next;
         if now >= self.next {
-            self.next = self.next.max(now - self.interval) + self.interval;
+            // The first point of the grid after `now`.
+            let step = self.interval.as_nanos().max(1);
+            let missed = (now.saturating_duration_since(self.next).as_nanos() / step) + 1;
+            let ahead = u64::try_from(missed * step).unwrap_or(u64::MAX);
+            self.next = self.next.saturating_add(Duration::from_nanos(ahead));
         }
         Tick { observe, done }
     }
@@ -59,9 +63,13 @@ mod tests {
         assert_eq!(s.deadline(), ms(30));
         assert!(!s.tick(ms(10)).observe);
         assert!(s.tick(ms(30)).observe);
-        // Late by more than an interval: one report, then back on a 30 ms grid.
+        // Late by more than an interval: one report, then back on the 30 ms grid.
         assert!(s.tick(ms(95)).observe);
+        assert!(!s.tick(ms(96)).observe, "not due again at once");
         assert_eq!(s.deadline(), ms(100));
+        let mut long = Schedule::new(ms(0), ms(1000), Duration::from_millis(30));
+        assert!(long.tick(ms(95)).observe);
+        assert_eq!(long.deadline(), ms(120));
         let end = s.tick(ms(100));
         assert!(end.observe && end.done);
     }
