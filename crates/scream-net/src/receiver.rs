@@ -294,7 +294,9 @@ impl MediaReceiver {
         let receiver = Receiver::new(self.cfg.receiver.clone()).ok()?;
         if self.peers.len() >= MAX_PEERS {
             if let Some(i) = (0..self.peers.len()).min_by_key(|&i| self.peers[i].last_seen) {
-                self.peers.swap_remove(i);
+                // `remove` keeps the table oldest first, so that of peers equally
+                // long silent the oldest goes, as in the link emulator.
+                self.peers.remove(i);
                 self.counters.peers_evicted += 1;
             }
         }
