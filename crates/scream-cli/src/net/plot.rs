@@ -190,28 +190,10 @@ fn tcp_rows(video: &[Sample], intervals: &[(f64, f64, f64)]) -> Vec<Sample> {
                 .find(|(a, b, _)| *a < v.t_s && v.t_s <= *b)
                 .map_or(0.0, |i| i.2);
             Sample {
-                t_s: v.t_s,
-                flow: flow.clone(),
-                stream: flow.clone(),
-                flow_index: 1,
-                stream_index: 1,
-                target_mbps: None,
                 tx_mbps: rate,
                 rx_mbps: rate,
-                acked_mbps: None,
-                ref_window_bytes: None,
-                bytes_in_flight: None,
-                srtt_ms: None,
-                est_queue_delay_ms: None,
-                sojourn_ms: None,
-                rtp_queue_delay_ms: None,
-                frame_size_bytes: None,
-                rx_packets: 0,
-                ce_packets: 0,
-                ce_packets_total: 0,
-                lost_packets: 0,
-                lost_packets_total: 0,
                 capacity_mbps: v.capacity_mbps,
+                ..Sample::empty(v.t_s, flow.clone(), flow.clone(), 1)
             }
         })
         .collect()

@@ -163,30 +163,15 @@ fn sample(
         lost: 0,
     });
     let c = &p.counters;
+    // What the sender released is not known here: `tx_mbps` stays 0, the sender's.
     let row = Sample {
-        t_s: t,
-        flow: s.name.clone(),
-        stream: s.stream.clone(),
-        flow_index: s.index,
-        stream_index: s.index,
-        target_mbps: None,
-        // What the sender released is not known here; the column is the sender's.
-        tx_mbps: 0.0,
         rx_mbps: mbps(c.bytes.saturating_sub(s.bytes), t - s.t),
-        acked_mbps: None,
-        ref_window_bytes: None,
-        bytes_in_flight: None,
-        srtt_ms: None,
-        est_queue_delay_ms: None,
-        sojourn_ms: None,
-        rtp_queue_delay_ms: None,
-        frame_size_bytes: None,
         rx_packets: c.packets.saturating_sub(s.packets),
         ce_packets: c.ce.saturating_sub(s.ce),
         ce_packets_total: c.ce,
         lost_packets: c.lost.saturating_sub(s.lost),
         lost_packets_total: c.lost,
-        capacity_mbps: f64::INFINITY,
+        ..Sample::empty(t, s.name.clone(), s.stream.clone(), s.index)
     };
     s.t = t;
     s.bytes = c.bytes;

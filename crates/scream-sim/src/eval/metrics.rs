@@ -277,28 +277,12 @@ mod tests {
 
     fn row(t_s: f64, tx: f64, rtp_ms: f64, target: f64, cap: f64) -> Sample {
         Sample {
-            t_s,
-            flow: "f".into(),
-            stream: "f".into(),
-            flow_index: 0,
-            stream_index: 0,
             target_mbps: Some(target),
             tx_mbps: tx,
             rx_mbps: tx,
-            acked_mbps: None,
-            ref_window_bytes: None,
-            bytes_in_flight: None,
-            srtt_ms: None,
-            est_queue_delay_ms: None,
-            sojourn_ms: None,
             rtp_queue_delay_ms: Some(rtp_ms),
-            frame_size_bytes: None,
-            rx_packets: 0,
-            ce_packets: 0,
-            ce_packets_total: 0,
-            lost_packets: 0,
-            lost_packets_total: 0,
             capacity_mbps: cap,
+            ..Sample::empty(t_s, "f".into(), "f".into(), 0)
         }
     }
 

@@ -97,6 +97,38 @@ pub struct Sample {
     pub capacity_mbps: f64,
 }
 
+impl Sample {
+    /// A row with nothing measured yet: every optional column empty, the rates and
+    /// counts 0, the capacity unlimited. Stream `index` is both its flow and stream
+    /// index (one stream per flow).
+    pub fn empty(t_s: f64, flow: Arc<str>, stream: Arc<str>, index: u32) -> Self {
+        Self {
+            t_s,
+            flow,
+            stream,
+            flow_index: index,
+            stream_index: index,
+            target_mbps: None,
+            tx_mbps: 0.0,
+            rx_mbps: 0.0,
+            acked_mbps: None,
+            ref_window_bytes: None,
+            bytes_in_flight: None,
+            srtt_ms: None,
+            est_queue_delay_ms: None,
+            sojourn_ms: None,
+            rtp_queue_delay_ms: None,
+            frame_size_bytes: None,
+            rx_packets: 0,
+            ce_packets: 0,
+            ce_packets_total: 0,
+            lost_packets: 0,
+            lost_packets_total: 0,
+            capacity_mbps: f64::INFINITY,
+        }
+    }
+}
+
 /// One direction of one link at one sampling instant (a row of links.csv).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LinkSample {
