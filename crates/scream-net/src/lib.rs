@@ -13,12 +13,12 @@
 //! machine costs accuracy of the timing, not correctness.
 
 pub mod clock;
+mod event_loop;
 pub mod histogram;
 pub mod ip;
 pub mod link;
 pub mod poller;
 pub mod receiver;
-mod schedule;
 pub mod sender;
 pub mod socket;
 

@@ -5,8 +5,8 @@ use std::io;
 use std::net::SocketAddr;
 
 use crate::clock::Clock;
+use crate::event_loop::{self, Endpoint, Served};
 use crate::poller::Poller;
-use crate::schedule::Schedule;
 use crate::socket::{EcnSocket, SendErrors};
 use scream::receiver::{ReceivedPacket, Receiver, ReceiverConfig, ReceiverConfigError};
 use scream::wire::ccfb::{CountConvention, encode_feedback_with};
@@ -216,31 +216,7 @@ impl MediaReceiver {
         interval: Duration,
         mut observe: impl FnMut(Instant, &Self),
     ) -> io::Result<()> {
-        let mut schedule = Schedule::new(self.clock.now(), until, interval);
-        loop {
-            let now = self.clock.now();
-            let drained = self.read(now)?;
-            self.expire(now);
-            for i in 0..self.peers.len() {
-                self.send_feedback(now, i);
-            }
-            let tick = schedule.tick(now);
-            if tick.observe {
-                observe(now, self);
-            }
-            if tick.done {
-                return Ok(());
-            }
-            let deadline = self
-                .peers
-                .iter()
-                .filter_map(|p| p.receiver.poll_timeout())
-                .chain([schedule.deadline()])
-                .min();
-            if drained {
-                self.poller.wait(&self.clock, deadline)?;
-            }
-        }
+        event_loop::run(self, until, interval, |now, r| observe(now, r))
     }
 
     fn read(&mut self, now: Instant) -> io::Result<bool> {
@@ -330,5 +306,27 @@ impl MediaReceiver {
                 p.counters.feedback_bytes += self.feedback.len() as u64;
             }
         }
+    }
+}
+
+impl Endpoint for MediaReceiver {
+    fn loop_clock(&self) -> Clock {
+        self.clock
+    }
+    fn poller_mut(&mut self) -> &mut Poller {
+        &mut self.poller
+    }
+    fn serve(&mut self, now: Instant) -> io::Result<Served> {
+        let drained = self.read(now)?;
+        self.expire(now);
+        for i in 0..self.peers.len() {
+            self.send_feedback(now, i);
+        }
+        let deadline = self
+            .peers
+            .iter()
+            .filter_map(|p| p.receiver.poll_timeout())
+            .min();
+        Ok(Served { drained, deadline })
     }
 }

@@ -6,8 +6,8 @@ use std::io;
 use std::net::SocketAddr;
 
 use crate::clock::Clock;
+use crate::event_loop::{self, Endpoint, Served};
 use crate::poller::Poller;
-use crate::schedule::Schedule;
 use crate::socket::{EcnSocket, SendErrors};
 use scream::sender::{Event, MediaFrame, Sender, SentPacket, StreamId, Transmit};
 use scream::wire::ccfb::{ParseOptions, TimestampUnwrapper, decode_feedback};
@@ -167,36 +167,7 @@ impl<E: Encoder> MediaSender<E> {
         interval: Duration,
         mut observe: impl FnMut(Instant, &Self),
     ) -> io::Result<()> {
-        let mut schedule = Schedule::new(self.clock.now(), until, interval);
-        loop {
-            let now = self.clock.now();
-            let drained = self.read_feedback(now)?;
-            self.produce_frames(now);
-            if self.sender.poll_timeout().is_some_and(|t| t <= now) {
-                self.sender.handle_timeout(now);
-            }
-            let pacing = self.transmit(now);
-            self.apply_events();
-            let tick = schedule.tick(now);
-            if tick.observe {
-                observe(now, self);
-            }
-            if tick.done {
-                return Ok(());
-            }
-            let deadline = [
-                Some(self.next_frame),
-                self.sender.poll_timeout(),
-                pacing,
-                Some(schedule.deadline()),
-            ]
-            .into_iter()
-            .flatten()
-            .min();
-            if drained {
-                self.poller.wait(&self.clock, deadline)?;
-            }
-        }
+        event_loop::run(self, until, interval, |now, s| observe(now, s))
     }
 
     /// Returns whether the socket was drained.
@@ -318,6 +289,29 @@ impl<E: Encoder> MediaSender<E> {
     /// The RTP SSRC of the stream.
     pub fn ssrc(&self) -> u32 {
         self.ssrc
+    }
+}
+
+impl<E: Encoder> Endpoint for MediaSender<E> {
+    fn loop_clock(&self) -> Clock {
+        self.clock
+    }
+    fn poller_mut(&mut self) -> &mut Poller {
+        &mut self.poller
+    }
+    fn serve(&mut self, now: Instant) -> io::Result<Served> {
+        let drained = self.read_feedback(now)?;
+        self.produce_frames(now);
+        if self.sender.poll_timeout().is_some_and(|t| t <= now) {
+            self.sender.handle_timeout(now);
+        }
+        let pacing = self.transmit(now);
+        self.apply_events();
+        let deadline = [Some(self.next_frame), self.sender.poll_timeout(), pacing]
+            .into_iter()
+            .flatten()
+            .min();
+        Ok(Served { drained, deadline })
     }
 }
 

@@ -14,9 +14,9 @@ use std::collections::BinaryHeap;
 use std::io;
 
 use crate::clock::Clock;
+use crate::event_loop::{self, Endpoint, Served};
 use crate::histogram::DelayHistogram;
 use crate::poller::Poller;
-use crate::schedule::Schedule;
 use scream::{Duration, Ecn, Instant};
 use scream_netmodel::{DirectedLink, LinkStats, NetPacket};
 
@@ -295,37 +295,11 @@ impl LinkEmulator {
         interval: Duration,
         mut observe: impl FnMut(Instant, &mut Self),
     ) -> io::Result<()> {
-        let mut schedule = Schedule::new(self.clock.now(), until, interval);
-        loop {
-            let now = self.clock.now();
-            let drained = self.read(now)?;
-            self.forward.pump(now);
-            self.reverse.pump(now);
-            self.deliver(now);
-            if let Transport::Udp(u) = &mut self.transport {
-                u.expire(now, &mut self.poller, &mut self.counters);
-            }
-            let tick = schedule.tick(now);
-            if tick.observe {
-                observe(now, self);
-                self.forward.sojourn_interval.clear();
-                self.reverse.sojourn_interval.clear();
-            }
-            if tick.done {
-                return Ok(());
-            }
-            let deadline = [
-                self.forward.deadline(),
-                self.reverse.deadline(),
-                Some(schedule.deadline()),
-            ]
-            .into_iter()
-            .flatten()
-            .min();
-            if drained {
-                self.poller.wait(&self.clock, deadline)?;
-            }
-        }
+        event_loop::run(self, until, interval, |now, l| {
+            observe(now, l);
+            l.forward.sojourn_interval.clear();
+            l.reverse.sojourn_interval.clear();
+        })
     }
 
     fn read(&mut self, now: Instant) -> io::Result<bool> {
@@ -355,5 +329,28 @@ impl LinkEmulator {
                 }
             }
         }
+    }
+}
+
+impl Endpoint for LinkEmulator {
+    fn loop_clock(&self) -> Clock {
+        self.clock
+    }
+    fn poller_mut(&mut self) -> &mut Poller {
+        &mut self.poller
+    }
+    fn serve(&mut self, now: Instant) -> io::Result<Served> {
+        let drained = self.read(now)?;
+        self.forward.pump(now);
+        self.reverse.pump(now);
+        self.deliver(now);
+        if let Transport::Udp(u) = &mut self.transport {
+            u.expire(now, &mut self.poller, &mut self.counters);
+        }
+        let deadline = [self.forward.deadline(), self.reverse.deadline()]
+            .into_iter()
+            .flatten()
+            .min();
+        Ok(Served { drained, deadline })
     }
 }

@@ -1,7 +1,60 @@
-//! When an endpoint's loop reports on itself: every sampling interval, and once more
-//! when the run ends.
+//! The loop every endpoint runs: serve what is due, report on a schedule (every
+//! sampling interval, and once more when the run ends), then wait for a datagram or
+//! the earliest deadline.
 
+use std::io;
+
+use crate::clock::Clock;
+use crate::poller::Poller;
 use scream::{Duration, Instant};
+
+/// What one pass of an endpoint's loop left behind.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Served {
+    /// Every socket was read until empty (false: a read budget ran out and the loop must
+    /// come back at once rather than sleep, as readiness is edge-triggered).
+    pub(crate) drained: bool,
+    /// The earliest deadline of the endpoint's state machines.
+    pub(crate) deadline: Option<Instant>,
+}
+
+/// An endpoint driven by [`run`].
+pub(crate) trait Endpoint {
+    /// The endpoint's clock.
+    fn loop_clock(&self) -> Clock;
+    /// Its poller.
+    fn poller_mut(&mut self) -> &mut Poller;
+    /// Reads what arrived and does everything due at `now`.
+    fn serve(&mut self, now: Instant) -> io::Result<Served>;
+}
+
+/// Runs `e` until `until`, calling `observe` every `interval` (and once at the end).
+pub(crate) fn run<E: Endpoint>(
+    e: &mut E,
+    until: Instant,
+    interval: Duration,
+    mut observe: impl FnMut(Instant, &mut E),
+) -> io::Result<()> {
+    let clock = e.loop_clock();
+    let mut schedule = Schedule::new(clock.now(), until, interval);
+    loop {
+        let now = clock.now();
+        let served = e.serve(now)?;
+        let tick = schedule.tick(now);
+        if tick.observe {
+            observe(now, e);
+        }
+        if tick.done {
+            return Ok(());
+        }
+        if served.drained {
+            let deadline = served
+                .deadline
+                .map_or(schedule.deadline(), |d| d.min(schedule.deadline()));
+            e.poller_mut().wait(&clock, Some(deadline))?;
+        }
+    }
+}
 
 /// The sampling and end of one run.
 #[derive(Debug, Clone, Copy)]
