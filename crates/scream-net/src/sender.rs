@@ -94,14 +94,25 @@ struct Batch {
 }
 
 impl<E: Encoder> MediaSender<E> {
-    /// Binds the socket. `sender` must already hold the stream `stream` with RTP SSRC
-    /// `ssrc`; `clock` is the endpoint's clock, the one the sender has seen so far.
+    /// Binds the socket. `sender` must already hold the stream `stream`; `clock` is the
+    /// endpoint's clock, the one the sender has seen so far.
     pub fn new(
         cfg: MediaSenderConfig,
         clock: Clock,
-        (sender, stream, ssrc): (Sender, StreamId, u32),
+        (sender, stream): (Sender, StreamId),
         encoder: E,
     ) -> io::Result<Self> {
+        let ssrc = sender
+            .stats()
+            .streams
+            .get(stream.index())
+            .map(|s| s.ssrc)
+            .ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("the sender has no stream {}", stream.index()),
+                )
+            })?;
         if !(cfg.fps.is_finite() && cfg.fps > 0.0 && cfg.fps <= 1000.0) {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,

@@ -217,7 +217,7 @@ pub(crate) fn main(args: &SendArgs) -> Result<String, String> {
         bind,
         fps: args.fps,
     };
-    let mut tx = MediaSender::new(cfg, clock, (sender, stream, ssrc), encoder(args, start)?)
+    let mut tx = MediaSender::new(cfg, clock, (sender, stream), encoder(args, start)?)
         .map_err(|e| format!("cannot start the sender: {e}"))?;
     let local = tx.local_addr().map_err(|e| e.to_string())?;
     say(&format!(

@@ -112,7 +112,7 @@ impl SenderSpec {
         MediaSender::new(
             cfg,
             Clock::start(),
-            (sender, stream, self.ssrc),
+            (sender, stream),
             ConstantEncoder { target: start },
         )
         .expect("the sender binds")
