@@ -34,9 +34,9 @@ struct V2Args {
     /// Threads to run cases on (default: the available cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     jobs: Option<u16>,
-    /// Folder holding links/ with the capacity traces.
-    #[arg(long, value_name = "DIR", default_value = eval::DEFAULT_DATA_DIR)]
-    data: PathBuf,
+    /// A data folder (holding links/) searched before the default ones (data/README.md).
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
     /// List the case ids (after --filter) without running them.
     #[arg(long)]
     list: bool,
@@ -67,7 +67,7 @@ pub(crate) fn main(args: &EvalArgs) -> Result<String, String> {
         return Ok(cases.iter().map(|c| c.id() + "\n").collect());
     }
     if args.scenarios {
-        return scenario_files(&cases, &args.data);
+        return scenario_files(&cases, &crate::data::search_path(args.data.as_deref()));
     }
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
@@ -75,7 +75,8 @@ pub(crate) fn main(args: &EvalArgs) -> Result<String, String> {
     );
     let total = cases.len();
     let progress = Mutex::new(Progress::new("evaluating"));
-    let results = eval::run_cases(&cases, &args.data, jobs, &|done| {
+    let data = crate::data::search_path(args.data.as_deref());
+    let results = eval::run_cases(&cases, &data, jobs, &|done| {
         if let Ok(mut p) = progress.lock() {
             p.update(done as f64 / total as f64);
         }
@@ -86,9 +87,8 @@ pub(crate) fn main(args: &EvalArgs) -> Result<String, String> {
     let skipped = results.iter().filter(|r| r.metrics().is_none()).count();
     if skipped > 0 {
         crate::warn(&format!(
-            "{skipped} of {total} cases skipped (see the notes in the output); traces are \
-             read from {}/links, give another folder with --data DIR",
-            args.data.display()
+            "{skipped} of {total} cases skipped (the notes in the output say why; a \
+             missing trace names the `scream data fetch` line that gets it)"
         ));
     }
     let verdicts = eval::verdicts(&results);
@@ -102,13 +102,10 @@ pub(crate) fn main(args: &EvalArgs) -> Result<String, String> {
 }
 
 /// The cases' scenarios as TOML, one document per case headed by its id.
-fn scenario_files(cases: &[eval::Case], data: &std::path::Path) -> Result<String, String> {
-    // Trace paths are made absolute: a scenario file resolves relative ones against its
-    // own folder, wherever it is saved.
-    let data = std::fs::canonicalize(data).unwrap_or_else(|_| data.to_path_buf());
+fn scenario_files(cases: &[eval::Case], data: &scream_data::DataPath) -> Result<String, String> {
     let mut out = String::new();
     for case in cases {
-        let scenario = case.scenario(&data).map_err(|e| e.to_string())?;
+        let scenario = case.scenario(data).map_err(|e| e.to_string())?;
         let text =
             scream_sim::scenario::to_toml(&scenario).map_err(|e| format!("{}: {e}", case.id()))?;
         out.push_str(&format!("# case {}\n{text}\n", case.id()));

@@ -3,6 +3,7 @@
 mod bench;
 mod ccfb;
 mod columns;
+mod data;
 mod eval;
 mod logs;
 mod manifest;
@@ -37,7 +38,7 @@ enum Command {
     /// List the sender parameters per generation, with unit, default, range and source.
     Params(params::ParamsArgs),
     /// Measure simulator speed (simulated seconds and packets per wall-clock second).
-    Bench,
+    Bench(bench::BenchArgs),
     /// Run a parameter sweep from a spec file into results.csv (see docs/sweeps.md).
     Sweep(sweep::SweepArgs),
     /// Tables and figures (report.md, SVG, PNG) from a sweep's results.csv.
@@ -47,6 +48,9 @@ enum Command {
     /// Run a built-in study into report.md and figures (`scream study lte`,
     /// docs/lte-comparison.md).
     Study(study::StudyArgs),
+    /// The data files (traces, captures, published figures): list them, fetch the ones
+    /// the repository does not ship (data/README.md).
+    Data(data::DataArgs),
     /// RFC 8888 congestion control feedback tools.
     Ccfb(ccfb::CcfbArgs),
     /// Send modelled video with SCReAM over UDP to a receiver (docs/real-network.md).
@@ -68,11 +72,12 @@ fn main() {
         Command::Scenarios(args) => scenarios::main(&args),
         Command::Eval(args) => eval::main(&args),
         Command::Params(args) => params::main(&args),
-        Command::Bench => bench::main(),
+        Command::Bench(args) => bench::main(&args),
         Command::Sweep(args) => sweep::main(&args),
         Command::Report(args) => report_cmd::main(&args),
         Command::Suite(args) => suite::main(&args),
         Command::Study(args) => study::main(&args),
+        Command::Data(args) => data::main(&args),
         Command::Ccfb(args) => ccfb::main(args),
         Command::Send(args) => net::send::main(&args),
         Command::Recv(args) => net::recv::main(&args),

@@ -40,9 +40,9 @@ struct LteArgs {
     /// `synthetic:lte`, or the path of a mahimahi trace file.
     #[arg(long, default_value = "down")]
     trace: String,
-    /// Folder holding links/ with the mahimahi traces.
-    #[arg(long, value_name = "DIR", default_value = scream_sim::eval::DEFAULT_DATA_DIR)]
-    data: PathBuf,
+    /// A data folder (holding links/) searched before the default ones (data/README.md).
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
     /// Simulated seconds per cell.
     #[arg(long, value_name = "S", default_value_t = 120.0)]
     duration: f64,
@@ -69,10 +69,11 @@ fn trace(args: &LteArgs) -> Result<String, String> {
         return Ok(args.trace.clone());
     }
     let path = match args.trace.as_str() {
-        "down" | "up" => args
-            .data
-            .join("links")
-            .join(format!("mahimahi-TMobile-LTE-short.{}", args.trace)),
+        "down" | "up" => crate::data::search_path(args.data.as_deref())
+            .find(&format!("links/mahimahi-TMobile-LTE-short.{}", args.trace))
+            .map_err(|e| {
+                format!("--trace {}: {e}; or give a trace file with --trace PATH, or --trace synthetic:lte", args.trace)
+            })?,
         other => PathBuf::from(other),
     };
     if !path.is_file() {

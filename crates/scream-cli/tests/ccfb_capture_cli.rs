@@ -4,10 +4,8 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-const CAPTURE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/interop/ccfb-ericsson-bwtest-rx.txt"
-);
+/// Shipped in the repository (data/interop/).
+const CAPTURE: &str = "interop/ccfb-ericsson-bwtest-rx.txt";
 
 fn scream(args: &[&str], stdin: Option<&str>) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_scream"))
@@ -37,9 +35,7 @@ fn objects(out: &std::process::Output) -> Vec<serde_json::Value> {
 }
 
 fn capture_text() -> String {
-    std::fs::read_to_string(CAPTURE).unwrap_or_else(|e| {
-        panic!("cannot read the Ericsson capture at {CAPTURE} ({e}); the shared data folder must sit next to the repository")
-    })
+    scream_data::read_to_string(CAPTURE).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]

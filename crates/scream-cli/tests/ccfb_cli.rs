@@ -2,16 +2,12 @@
 
 use std::process::Command;
 
-const CAPTURE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/interop/ccfb-ericsson-bwtest-rx.txt"
-);
+/// Shipped in the repository (data/interop/).
+const CAPTURE: &str = "interop/ccfb-ericsson-bwtest-rx.txt";
 
 /// The captured packet whose report timestamp is 99380 (1.516 s), in hex.
 fn captured_packet() -> String {
-    let text = std::fs::read_to_string(CAPTURE).unwrap_or_else(|e| {
-        panic!("cannot read the Ericsson capture at {CAPTURE} ({e}); the shared data folder must sit next to the repository")
-    });
+    let text = scream_data::read_to_string(CAPTURE).unwrap_or_else(|e| panic!("{e}"));
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split_whitespace().nth(1))

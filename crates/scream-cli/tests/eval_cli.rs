@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{scream, stderr, stdout};
+use common::{scream, scream_with_data, stderr, stdout};
 
 #[test]
 fn list_shows_the_filtered_case_ids_without_running_them() {
@@ -42,10 +42,11 @@ fn a_filter_matching_nothing_is_an_error_pointing_at_list() {
 }
 
 #[test]
-fn missing_traces_skip_their_cases_with_a_note_naming_the_path() {
+fn missing_traces_skip_their_cases_with_a_note_naming_the_file_and_its_fetch_line() {
     let dir = tempfile::tempdir().expect("temp dir");
+    let empty = dir.path().join("empty-data");
     for format in ["text", "md", "csv", "json"] {
-        let o = scream(
+        let o = scream_with_data(
             &[
                 "eval",
                 "v2",
@@ -57,12 +58,18 @@ fn missing_traces_skip_their_cases_with_a_note_naming_the_path() {
                 format,
             ],
             dir.path(),
+            &empty,
         );
         assert!(o.status.success(), "{format}: {}", stderr(&o));
         let out = stdout(&o);
         assert!(out.contains("lte-verizon"), "{format}: {out}");
         assert!(
-            out.contains("nodata/links/mahimahi-Verizon-LTE-short.down"),
+            out.contains("links/mahimahi-Verizon-LTE-short.down"),
+            "{format}: {out}"
+        );
+        assert!(out.contains("nodata"), "{format}: {out}");
+        assert!(
+            out.contains("scream data fetch mahimahi"),
             "{format}: {out}"
         );
         assert!(

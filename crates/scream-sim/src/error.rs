@@ -18,6 +18,14 @@ pub enum SimError {
         /// The problem.
         source: TraceError,
     },
+    /// A `data:` file that no data folder holds.
+    #[error("{key}: {source}")]
+    Data {
+        /// Dotted key.
+        key: String,
+        /// Which file, where it was looked for, and how to get it.
+        source: scream_data::Missing,
+    },
     /// A frame-size trace could not be used.
     #[error("{key}: {source}")]
     FrameTrace {

@@ -7,7 +7,7 @@ use scream_sim::scenario::load::load_builtin;
 use scream_sim::scenario::{Algorithm, Scenario};
 
 mod common;
-use common::{overrides, shared};
+use common::overrides;
 
 /// Seconds each scenario is squeezed into.
 const SECONDS: f64 = 4.0;
@@ -16,15 +16,7 @@ const SECONDS: f64 = 4.0;
 /// [`SECONDS`], every SCReAM V2 flow turned into a draft-00 one without improvements
 /// and without parameters draft-00 does not have.
 fn as_draft00(name: &str, text: &str) -> Scenario {
-    let mut set = Vec::new();
-    for trace in [
-        "mahimahi-TMobile-LTE-short.down",
-        "lumos5g-5g_trace_100_walking.tsv",
-    ] {
-        if text.contains(trace) {
-            set.push(format!("link.trace={}", shared(trace)));
-        }
-    }
+    let set = common::real_trace_overrides(text);
     let refs: Vec<&str> = set.iter().map(String::as_str).collect();
     let mut s: Scenario =
         load_builtin(name, &overrides(&refs)).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -30,7 +30,7 @@ fn cheap_cases_match_their_rows_in_the_committed_snapshot() {
         cases.extend(eval::select(eval::matrix(), &filters));
     }
     assert_eq!(cases.len(), 5, "the filters no longer pick the cheap cases");
-    let data = repo_root().join(eval::DEFAULT_DATA_DIR);
+    let data = scream_data::DataPath::from_env();
     let results = eval::run_cases(&cases, &data, 2, &|_| {});
     // The order and the values do not depend on the number of threads.
     assert_eq!(eval::run_cases(&cases, &data, 1, &|_| {}), results);

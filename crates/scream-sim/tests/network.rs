@@ -4,14 +4,6 @@
 use scream_sim::output::{summary_json, timeseries_csv};
 use scream_sim::scenario::{Algorithm, FlowConfig, LinkConfig, Scenario, SourceConfig, SourceKind};
 use scream_sim::{RunResult, run};
-use std::path::PathBuf;
-
-fn shared_links() -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/links"
-    ))
-}
 
 fn fixed_flow(name: &str, mbps: f64) -> FlowConfig {
     FlowConfig {
@@ -146,7 +138,9 @@ fn delivered_rate_follows_capacity_steps() {
 
 #[test]
 fn delivered_bytes_follow_a_mahimahi_trace() {
-    let trace = shared_links().join("mahimahi-Verizon-LTE-short.down");
+    let Some(trace) = scream_data::for_test("links/mahimahi-Verizon-LTE-short.down") else {
+        return;
+    };
     let s = Scenario {
         duration_s: 20.0,
         link: Some(LinkConfig {
@@ -206,7 +200,9 @@ fn delivered_bytes_follow_a_mahimahi_trace() {
 
 #[test]
 fn lumos_table_trace_drives_the_capacity_column() {
-    let trace = shared_links().join("lumos5g-5g_trace_100_walking.tsv");
+    let Some(trace) = scream_data::for_test("links/lumos5g-5g_trace_100_walking.tsv") else {
+        return;
+    };
     let s = Scenario {
         duration_s: 3.0,
         link: Some(LinkConfig {
@@ -231,14 +227,17 @@ fn lumos_table_trace_drives_the_capacity_column() {
 
 #[test]
 fn relative_trace_paths_resolve_against_the_base_dir() {
+    let dir = std::env::temp_dir().join(format!("scream-base-dir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("two-rates.tsv"), "1\t5\n2\t7\n").unwrap();
     let s = Scenario {
         duration_s: 1.0,
         link: Some(LinkConfig {
-            trace: Some("lumos5g-5g_trace_32_walking.tsv".into()),
+            trace: Some("two-rates.tsv".into()),
             ..LinkConfig::default()
         }),
         flows: vec![fixed_flow("v", 1.0)],
-        base_dir: Some(shared_links()),
+        base_dir: Some(dir.clone()),
         ..Scenario::default()
     };
     assert!(run(&s, 1, None).is_ok());
@@ -248,6 +247,7 @@ fn relative_trace_paths_resolve_against_the_base_dir() {
     };
     let e = run(&missing, 1, None).unwrap_err();
     assert!(e.to_string().starts_with("link.trace: cannot read"), "{e}");
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use common::overrides;
 use scream_sim::scenario::load::{ScenarioError, load_str};
 use scream_sim::scenario::to_toml;
 use scream_sim::{Scenario, run};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 const BASE: &str = "\
 duration_s = 2.0
@@ -61,7 +61,7 @@ fn a_missing_file_suggests_an_override_in_the_syntax_set_accepts() {
         "{e}"
     );
     assert!(
-        e.ends_with("give another with --set flows.0.source.trace=PATH"),
+        e.ends_with("set flows.0.source.trace to another file"),
         "{e}"
     );
     // ... and that override is accepted as suggested.
@@ -273,11 +273,11 @@ fn a_time_column_in_milliseconds_is_warned_about_and_read_with_trace_time_unit()
 
 #[test]
 fn the_real_lumos5g_trace_gives_no_warning() {
-    let path = common::shared("lumos5g-5g_trace_32_walking.tsv");
-    if !Path::new(&path).is_file() {
-        panic!("the shared data folder must sit next to the repository: {path}");
+    let name = "links/lumos5g-5g_trace_32_walking.tsv";
+    if scream_data::for_test(name).is_none() {
+        return;
     }
-    let set = format!("link.trace={path}");
+    let set = format!("link.trace={}{name}", scream_data::REFERENCE_PREFIX);
     let s = load_with(BASE, &[&set]).expect("loads");
     assert!(s.warnings().is_empty(), "{:?}", s.warnings());
 }

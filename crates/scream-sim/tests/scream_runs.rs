@@ -5,7 +5,7 @@ use scream_sim::scenario::builtin::BUILTINS;
 use scream_sim::scenario::load::load_builtin;
 
 mod common;
-use common::{overrides, shared};
+use common::overrides;
 use scream_sim::{Scenario, run};
 
 #[test]
@@ -54,16 +54,7 @@ fn ericsson_default_adapts_to_the_bottleneck() {
 #[test]
 fn every_builtin_scenario_runs() {
     for b in BUILTINS {
-        let mut set = Vec::new();
-        let toml = b.text;
-        for trace in [
-            "mahimahi-TMobile-LTE-short.down",
-            "lumos5g-5g_trace_100_walking.tsv",
-        ] {
-            if toml.contains(trace) {
-                set.push(format!("link.trace={}", shared(trace)));
-            }
-        }
+        let set = common::real_trace_overrides(b.text);
         let refs: Vec<&str> = set.iter().map(String::as_str).collect();
         let mut s: Scenario =
             load_builtin(b.name, &overrides(&refs)).unwrap_or_else(|e| panic!("{}: {e}", b.name));

@@ -8,7 +8,7 @@ use scream_sim::scenario::load::load_builtin;
 use scream_sim::scenario::model::Algorithm;
 
 mod common;
-use common::{overrides, shared};
+use common::overrides;
 use scream_sim::{Scenario, run};
 
 /// Simulated seconds per scenario.
@@ -17,15 +17,7 @@ const SECONDS: f64 = 4.0;
 /// The built-in scenario `name` with every SCReAM flow running `scream-v1`, its
 /// improvements cleared and parameters V1 does not know left out, over `SECONDS`.
 fn v1_variant(name: &str, text: &str) -> Scenario {
-    let mut set = Vec::new();
-    for trace in [
-        "mahimahi-TMobile-LTE-short.down",
-        "lumos5g-5g_trace_100_walking.tsv",
-    ] {
-        if text.contains(trace) {
-            set.push(format!("link.trace={}", shared(trace)));
-        }
-    }
+    let set = common::real_trace_overrides(text);
     let refs: Vec<&str> = set.iter().map(String::as_str).collect();
     let mut s: Scenario =
         load_builtin(name, &overrides(&refs)).unwrap_or_else(|e| panic!("{name}: {e}"));

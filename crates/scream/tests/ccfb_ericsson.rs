@@ -6,10 +6,8 @@ use scream::wire::ccfb::{
 };
 use scream::{PacketStatus, RemoteInstant};
 
-const CAPTURE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/interop/ccfb-ericsson-bwtest-rx.txt"
-);
+/// Shipped in the repository (data/interop/).
+const CAPTURE: &str = "interop/ccfb-ericsson-bwtest-rx.txt";
 
 fn hex(s: &str) -> Vec<u8> {
     assert!(s.len() % 2 == 0, "odd hex length");
@@ -21,9 +19,7 @@ fn hex(s: &str) -> Vec<u8> {
 
 /// The captured packets in order.
 fn capture() -> Vec<Vec<u8>> {
-    let text = std::fs::read_to_string(CAPTURE).unwrap_or_else(|e| {
-        panic!("cannot read the Ericsson capture at {CAPTURE} ({e}); the shared data folder must sit next to the repository")
-    });
+    let text = scream_data::read_to_string(CAPTURE).unwrap_or_else(|e| panic!("{e}"));
     let packets: Vec<Vec<u8>> = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

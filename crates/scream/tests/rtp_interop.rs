@@ -9,10 +9,8 @@
 
 use scream::wire::rtp::{Packet, PacketKind, Repr, classify};
 
-const CAPTURE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/data/interop/rtp-ericsson-bwtest-tx.txt"
-);
+/// Shipped in the repository (data/interop/).
+const CAPTURE: &str = "interop/rtp-ericsson-bwtest-tx.txt";
 
 /// Payload type and SSRC of the media stream.
 const MEDIA_PT: u8 = 98;
@@ -43,9 +41,7 @@ fn hex(s: &str) -> Vec<u8> {
 }
 
 fn capture() -> Vec<Datagram> {
-    let text = std::fs::read_to_string(CAPTURE).unwrap_or_else(|e| {
-        panic!("cannot read the Ericsson capture at {CAPTURE} ({e}); the shared data folder must sit next to the repository")
-    });
+    let text = scream_data::read_to_string(CAPTURE).unwrap_or_else(|e| panic!("{e}"));
     let datagrams: Vec<Datagram> = text
         .lines()
         .enumerate()

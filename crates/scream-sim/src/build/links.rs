@@ -79,7 +79,10 @@ fn build_capacity(
     let traced = if let Some(name) = trace.strip_prefix(SYNTHETIC_TRACE_PREFIX) {
         synthetic_capacity(s, key, name, seed, id)?
     } else {
-        let path = resolve_path(trace, s.base_dir.as_deref());
+        let path = resolve_path(trace, s.base_dir.as_deref()).map_err(|e| SimError::Data {
+            key: format!("{key}.trace"),
+            source: e,
+        })?;
         let spec = TableSpec {
             time_column: l.trace_time_column,
             rate_column: l.trace_rate_column,

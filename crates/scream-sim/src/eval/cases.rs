@@ -2,8 +2,8 @@
 //! scenario each case runs. Every value a case uses is a named constant here, so the
 //! matrix is read in one place and documented in docs/evaluation.md.
 
+use scream_data::{DataPath, Missing};
 use std::fmt;
-use std::path::{Path, PathBuf};
 
 use scream::sender::Improvements;
 use scream_netmodel::{RateUnit, TraceEnd, TraceFormat};
@@ -225,14 +225,6 @@ pub struct Case {
     pub options: OptionSet,
 }
 
-/// A case whose trace file is not there.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("no such file {}", path.display())]
-pub struct MissingData {
-    /// The file looked for.
-    pub path: PathBuf,
-}
-
 /// Every case, in table order: links, then modes, then option sets.
 pub fn matrix() -> Vec<Case> {
     let mut links = vec![
@@ -279,8 +271,8 @@ impl Case {
         (self.link.flows() > 1).then_some(JAIN_WINDOW_S)
     }
 
-    /// The scenario of this case; trace files are looked for under `data_dir`.
-    pub fn scenario(&self, data_dir: &Path) -> Result<Scenario, MissingData> {
+    /// The scenario of this case; trace files are looked for along `data`.
+    pub fn scenario(&self, data: &DataPath) -> Result<Scenario, Missing> {
         let n = self.link.flows();
         let one_way = if n > 1 {
             SHARED_ONE_WAY_MS
@@ -296,10 +288,7 @@ impl Case {
         match self.link {
             LinkCase::Lumos5g(_) | LinkCase::Lte(_) => {
                 let file = self.link.trace_file().unwrap_or_default();
-                let path = data_dir.join(file);
-                if !path.is_file() {
-                    return Err(MissingData { path });
-                }
+                let path = data.find(&file)?;
                 link.trace = Some(path.to_string_lossy().into_owned());
                 let lumos = matches!(self.link, LinkCase::Lumos5g(_));
                 link.trace_format = if lumos {
@@ -369,7 +358,7 @@ mod tests {
         ids.dedup();
         assert_eq!(ids.len(), cases.len());
         for c in cases.iter().filter(|c| c.link.trace_file().is_none()) {
-            let s = c.scenario(Path::new("/nowhere")).expect("no data needed");
+            let s = c.scenario(&DataPath::new(vec![])).expect("no data needed");
             assert_eq!(s.validate(), Ok(()), "{}", c.id());
         }
     }
@@ -394,11 +383,11 @@ mod tests {
             mode: Mode::Delay,
             options: OptionSet::Faithful,
         };
-        let e = case.scenario(Path::new("/nowhere")).unwrap_err();
-        assert_eq!(
-            e.path,
-            Path::new("/nowhere/links/mahimahi-Verizon-LTE-short.down")
-        );
+        let e = case
+            .scenario(&DataPath::new(vec!["/nowhere".into()]))
+            .unwrap_err();
+        assert_eq!(e.name, "links/mahimahi-Verizon-LTE-short.down");
+        assert_eq!(e.searched, [std::path::PathBuf::from("/nowhere")]);
     }
 
     #[test]
@@ -411,7 +400,7 @@ mod tests {
             mode: Mode::L4s,
             options: OptionSet::All,
         };
-        let s = case.scenario(Path::new(".")).unwrap();
+        let s = case.scenario(&DataPath::new(vec![])).unwrap();
         let starts: Vec<f64> = s.flows.iter().map(|f| f.start_s).collect();
         assert_eq!(starts[0], 0.0);
         assert_eq!(starts[3], SHARED_LAST_START_S);

@@ -11,18 +11,15 @@ mod metrics;
 mod table;
 mod verdict;
 
-use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-pub use cases::{Case, LinkCase, MissingData, Mode, OptionSet, matrix};
+use scream_data::DataPath;
+
+pub use cases::{Case, LinkCase, Mode, OptionSet, matrix};
 pub use metrics::{CaseMetrics, Recovery, measure};
 pub use table::{Format, REGENERATE, markdown_row, render};
 pub use verdict::{Verdict, verdicts};
-
-/// Default folder of the link traces: `../shared/data` from the current directory, as
-/// the built-in `lumos5g` and `lte` scenarios find theirs (see docs/scenarios.md).
-pub const DEFAULT_DATA_DIR: &str = "../shared/data";
 
 /// What became of one case.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,8 +61,8 @@ pub fn select(cases: Vec<Case>, filters: &[String]) -> Vec<Case> {
 }
 
 /// Runs and measures one case.
-pub fn run_case(case: &Case, data_dir: &Path) -> CaseResult {
-    let outcome = match case.scenario(data_dir) {
+pub fn run_case(case: &Case, data: &DataPath) -> CaseResult {
+    let outcome = match case.scenario(data) {
         Err(missing) => Outcome::Skipped(missing.to_string()),
         Ok(scenario) => match crate::run(&scenario, scenario.seed, None) {
             Ok(run) => Outcome::Done(measure(&scenario, &run, case.jain_window_s())),
@@ -83,14 +80,14 @@ pub fn run_case(case: &Case, data_dir: &Path) -> CaseResult {
 /// the number finished so far.
 pub fn run_cases(
     cases: &[Case],
-    data_dir: &Path,
+    data: &DataPath,
     jobs: usize,
     on_done: &(dyn Fn(usize) + Sync),
 ) -> Vec<CaseResult> {
     let finished = AtomicUsize::new(0);
     let slots: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; cases.len()]);
     let done = crate::parallel::for_each(cases, jobs, |i, case| {
-        let result = run_case(case, data_dir);
+        let result = run_case(case, data);
         // A poisoned lock means another worker panicked; `for_each` re-raises that
         // panic, so this result may just be dropped.
         if let Ok(mut slots) = slots.lock() {
@@ -135,9 +132,13 @@ mod tests {
             mode: Mode::L4s,
             options: OptionSet::Faithful,
         };
-        let r = run_cases(&[case], Path::new("/nowhere"), 2, &|_| {});
+        let r = run_cases(&[case], &DataPath::new(vec!["/nowhere".into()]), 2, &|_| {});
         match &r[0].outcome {
-            Outcome::Skipped(why) => assert!(why.contains("/nowhere/links/lumos5g"), "{why}"),
+            Outcome::Skipped(why) => {
+                assert!(why.contains("links/lumos5g-5g_trace_32"), "{why}");
+                assert!(why.contains("/nowhere"), "{why}");
+                assert!(why.contains("scream data fetch lumos5g"), "{why}");
+            }
             Outcome::Done(_) => panic!("ran without its trace"),
         }
     }

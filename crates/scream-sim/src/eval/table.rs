@@ -218,13 +218,24 @@ pub fn markdown_row(r: &CaseResult) -> String {
 
 fn markdown(results: &[CaseResult], verdicts: &[Verdict]) -> String {
     let mut out = String::from("# SCReAM V2 evaluation matrix\n\n");
-    let _ = writeln!(
-        out,
-        "Generated from the repository root (traces in `../shared/data`) with\n\
-         `{REGENERATE}`; docs/evaluation.md defines the cases, the measures and the \
-         targets. {} cases.\n",
-        results.len()
-    );
+    let whole = super::matrix().len();
+    // A filtered run must not pass for the whole matrix: say what it covers.
+    let _ = if results.len() == whole {
+        writeln!(
+            out,
+            "Generated with `{REGENERATE}` (recorded traces: `scream data fetch all`);\n\
+             docs/evaluation.md defines the cases, the measures and the targets. {whole} \
+             cases.\n"
+        )
+    } else {
+        writeln!(
+            out,
+            "A selection of {} of the matrix's {whole} cases (`scream eval v2 --filter`); \
+             `{REGENERATE}` gives the whole table, and docs/evaluation.md defines the cases, \
+             the measures and the targets.\n",
+            results.len()
+        )
+    };
     out.push_str("## Summary\n\nCases meeting each target / cases it applies to.\n\n");
     let rows: Vec<Vec<String>> = verdicts.iter().map(summary_cells).collect();
     out.push_str(&md_table(&summary_columns(), &rows));
@@ -352,6 +363,7 @@ mod tests {
         }
         let md = render(&r, &v, Format::Markdown);
         assert!(md.contains(REGENERATE), "{md}");
+        assert!(md.contains("A selection of 1 of the matrix's"), "{md}");
         assert!(md.contains(&markdown_row(&r[0])), "{md}");
         assert!(md.contains("| >1.50 | - |"), "{md}");
         let json: Value = serde_json::from_str(&render(&r, &v, Format::Json)).unwrap();

@@ -266,6 +266,7 @@ fn resolve_against(item: &mut Item, dir: &Path) {
     };
     if path.starts_with(BUILTIN_TRACE_PREFIX)
         || path.starts_with(SYNTHETIC_TRACE_PREFIX)
+        || path.starts_with(scream_data::REFERENCE_PREFIX)
         || Path::new(path).is_absolute()
     {
         return;
@@ -289,6 +290,16 @@ fn check_files_exist(
             continue;
         }
         let dotted = diagnose::dotted(&path);
+        let set = diagnose::set_path(&path);
+        if file.starts_with(scream_data::REFERENCE_PREFIX) {
+            let Err(missing) = scream_data::find(file) else {
+                continue;
+            };
+            return Err(ScenarioError::Invalid {
+                location: ctx.locate(&path),
+                message: format!("{dotted}: {missing}, or set {set} to another file"),
+            });
+        }
         // Only link traces can be generated; a frame trace named so is a missing file.
         let synthetic = file
             .strip_prefix(SYNTHETIC_TRACE_PREFIX)
@@ -314,12 +325,9 @@ fn check_files_exist(
         } else {
             ""
         };
-        let set = diagnose::set_path(&path);
         return Err(ScenarioError::Invalid {
             location: ctx.locate(&path),
-            message: format!(
-                "{dotted}: no such file \"{file}\"{hint}; give another with --set {set}=PATH"
-            ),
+            message: format!("{dotted}: no such file \"{file}\"{hint}; set {set} to another file"),
         });
     }
     Ok(())

@@ -12,14 +12,16 @@ pub enum BuiltinTrace {
 }
 
 /// Resolves a built-in frame trace name (without the `builtin:` prefix) to the trace
-/// bundled from the repository's `assets/video/`.
+/// bundled from the repository's `data/video/` (small, BSD-2-Clause, so built in: a
+/// scenario that names one runs wherever the binary does).
 pub fn builtin_frame_trace(name: &str) -> Option<BuiltinTrace> {
-    match name {
-        "trace_no_key" => Some(BuiltinTrace::Text(include_str!(
-            "../../../../assets/video/trace_no_key.txt"
-        ))),
-        _ => None,
-    }
+    let text = match name {
+        "trace_no_key" => include_str!("../../../../data/video/trace_no_key.txt"),
+        "trace_key" => include_str!("../../../../data/video/trace_key.txt"),
+        "trace_flat" => include_str!("../../../../data/video/trace_flat.txt"),
+        _ => return None,
+    };
+    Some(BuiltinTrace::Text(text))
 }
 
 /// A frame trace that could not be used.
@@ -28,6 +30,9 @@ pub enum FrameTraceError {
     /// `builtin:<name>` with an unknown name.
     #[error("unknown built-in frame trace `{0}`")]
     UnknownBuiltin(String),
+    /// A `data:` trace that no data folder holds.
+    #[error(transparent)]
+    Missing(#[from] scream_data::Missing),
     /// The file could not be read.
     #[error("cannot read {path}: {reason}")]
     Io {
@@ -77,8 +82,8 @@ pub fn parse_frame_sizes(text: &str, file: &str) -> Result<Vec<u32>, FrameTraceE
     Ok(sizes)
 }
 
-/// Loads the trace named by `spec`: `builtin:<name>`, or a path resolved against
-/// `base_dir` when relative.
+/// Loads the trace named by `spec`: `builtin:<name>`, `data:<name>`, or a path resolved
+/// against `base_dir` when relative.
 pub fn load_frame_sizes(spec: &str, base_dir: Option<&Path>) -> Result<Vec<u32>, FrameTraceError> {
     let path = if let Some(name) = spec.strip_prefix("builtin:") {
         match builtin_frame_trace(name) {
@@ -87,7 +92,7 @@ pub fn load_frame_sizes(spec: &str, base_dir: Option<&Path>) -> Result<Vec<u32>,
             None => return Err(FrameTraceError::UnknownBuiltin(name.to_owned())),
         }
     } else {
-        resolve_path(spec, base_dir)
+        resolve_path(spec, base_dir)?
     };
     let text = std::fs::read_to_string(&path).map_err(|e| FrameTraceError::Io {
         path: path.display().to_string(),
@@ -96,11 +101,15 @@ pub fn load_frame_sizes(spec: &str, base_dir: Option<&Path>) -> Result<Vec<u32>,
     parse_frame_sizes(&text, &path.display().to_string())
 }
 
-/// `p` itself if absolute (or no base is known), else `base/p`.
-pub fn resolve_path(p: &str, base_dir: Option<&Path>) -> PathBuf {
+/// The file a trace key names: a `data:<name>` reference through the data search path
+/// (`scream_data`), else `p` itself if absolute (or no base is known), else `base/p`.
+pub fn resolve_path(p: &str, base_dir: Option<&Path>) -> Result<PathBuf, scream_data::Missing> {
+    if p.starts_with(scream_data::REFERENCE_PREFIX) {
+        return scream_data::find(p);
+    }
     let path = Path::new(p);
-    match base_dir {
+    Ok(match base_dir {
         Some(b) if path.is_relative() => b.join(path),
         _ => path.to_path_buf(),
-    }
+    })
 }

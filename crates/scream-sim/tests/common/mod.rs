@@ -8,12 +8,20 @@ pub(crate) fn overrides(list: &[&str]) -> Vec<scream_sim::scenario::load::Overri
         .collect()
 }
 
-/// Absolute path of a link trace in the shared data folder beside the repository.
-pub(crate) fn shared(file: &str) -> String {
-    format!(
-        "{}/../../../shared/data/links/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    )
+/// `--set` overrides that put the real link traces a built-in scenario's text names (in
+/// its comments) in place of its generated one, for those traces this machine has; for
+/// the others the scenario keeps its generated trace and a line says what was skipped.
+pub(crate) fn real_trace_overrides(text: &str) -> Vec<String> {
+    [
+        "mahimahi-TMobile-LTE-short.down",
+        "lumos5g-5g_trace_100_walking.tsv",
+    ]
+    .iter()
+    .map(|file| format!("links/{file}"))
+    .filter(|name| text.contains(name.as_str()))
+    .filter(|name| scream_data::for_test(name).is_some())
+    .map(|name| format!("link.trace={}{name}", scream_data::REFERENCE_PREFIX))
+    .collect()
 }
 
 /// Mean of `value` over the rows of flow `flow` with `from < t <= to`.

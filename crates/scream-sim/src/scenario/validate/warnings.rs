@@ -62,7 +62,9 @@ impl Scenario {
         let Some(trace) = &l.trace else {
             return;
         };
-        let path = resolve_path(trace, self.base_dir.as_deref());
+        let Ok(path) = resolve_path(trace, self.base_dir.as_deref()) else {
+            return;
+        };
         let Ok(text) = std::fs::read_to_string(&path) else {
             return;
         };
