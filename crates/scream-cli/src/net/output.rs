@@ -190,9 +190,16 @@ mod tests {
         let file = tmp.path().join("a-file");
         std::fs::write(&file, "x").unwrap();
         let e = check_writable(&file.join("run")).unwrap_err();
-        assert!(e.starts_with("--out ") && e.contains("cannot create"), "{e}");
+        assert!(
+            e.starts_with("--out ") && e.contains("cannot create"),
+            "{e}"
+        );
         let fine = tmp.path().join("new/run");
         check_writable(&fine).unwrap();
-        assert_eq!(std::fs::read_dir(&fine).unwrap().count(), 0, "no probe left");
+        assert_eq!(
+            std::fs::read_dir(&fine).unwrap().count(),
+            0,
+            "no probe left"
+        );
     }
 }
