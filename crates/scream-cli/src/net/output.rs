@@ -185,6 +185,17 @@ mod tests {
     }
 
     #[test]
+    fn a_series_keeps_its_first_rows_up_to_the_cap_and_counts_the_rest() {
+        let mut s = Series::new();
+        for i in 0..Series::<u32>::MAX_ROWS + 5 {
+            s.push(u32::try_from(i).unwrap());
+        }
+        assert_eq!(s.rows().len(), Series::<u32>::MAX_ROWS);
+        assert_eq!(s.rows()[0], 0);
+        assert_eq!(s.dropped(), 5);
+    }
+
+    #[test]
     fn an_out_folder_under_a_file_is_refused_before_anything_is_written() {
         let tmp = tempfile::tempdir().unwrap();
         let file = tmp.path().join("a-file");
