@@ -53,12 +53,14 @@ enum Command {
     Data(data::DataArgs),
     /// RFC 8888 congestion control feedback tools.
     Ccfb(ccfb::CcfbArgs),
-    /// Send modelled video with SCReAM over UDP to a receiver (docs/real-network.md).
+    /// Send modelled video with SCReAM over UDP to a receiver for 30 s or --duration
+    /// (docs/real-network.md).
     Send(net::send::SendArgs),
-    /// Receive RTP over UDP and answer each sender with RFC 8888 feedback.
+    /// Receive RTP over UDP and answer each sender with RFC 8888 feedback, until
+    /// stopped (Ctrl-C, SIGTERM, SIGHUP) or --duration.
     Recv(net::recv::RecvArgs),
     /// A real-time UDP bottleneck: capacity, queue/AQM with ECN marking, delay,
-    /// jitter and loss in both directions.
+    /// jitter and loss in both directions, until stopped or --duration.
     Link(net::link::LinkArgs),
     /// Redraw a real run's figures with the link's true queue delay and capacity and a
     /// competing iperf3 flow merged in (`scream plot out/cs244-real`).

@@ -1,9 +1,19 @@
 //! The real-network commands refuse bad arguments with a message that names the flag
-//! or key, the reason and the allowed range, before opening any socket.
+//! or key, the reason and the allowed range, before opening any socket; a bad `--out`
+//! or `--video` fails before the run, and a sender nobody answers fails after it.
 
 mod common;
+#[path = "common/process.rs"]
+mod process;
+
+use std::time::Duration;
 
 use common::{scream, stderr};
+use process::Running;
+
+/// Long enough for a loaded machine; a command that should fail at once but runs
+/// (a receiver serves until stopped) fails the test here instead of hanging it.
+const AT_ONCE: Duration = Duration::from_secs(20);
 
 fn refused(args: &[&str], says: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
@@ -121,4 +131,112 @@ fn link_validates_its_link_as_a_scenario_does() {
         &["link", "--tun", "sctun", "--forward-net", "10.0.0.0/40"],
         &["--forward-net 10.0.0.0/40", "0 to 32"],
     );
+}
+
+#[test]
+fn a_bad_out_fails_before_the_run_starts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("a-file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let out = file.join("run");
+    let out = out.to_str().unwrap();
+    // Without --duration recv and link would serve until stopped: only the check of
+    // --out ends them.
+    for (args, started) in [
+        (
+            vec!["recv", "--listen", "127.0.0.1:0", "--out", out],
+            "receiving on",
+        ),
+        (
+            vec![
+                "link",
+                "--listen",
+                "127.0.0.1:0",
+                "--forward",
+                "127.0.0.1:9",
+                "--out",
+                out,
+            ],
+            "link `",
+        ),
+        (
+            vec![
+                "send",
+                "--to",
+                "127.0.0.1:9",
+                "--duration",
+                "60",
+                "--out",
+                out,
+            ],
+            "sending from",
+        ),
+    ] {
+        let mut p = Running::start(&args);
+        let (status, stdout) = p.finish(AT_ONCE);
+        let err = p.stderr();
+        assert!(!status.success(), "{args:?} was accepted");
+        assert!(err.contains(&format!("--out {out}")), "{args:?}: {err}");
+        assert!(err.contains("cannot create the folder"), "{args:?}: {err}");
+        assert!(!stdout.contains(started), "{args:?} started: {stdout}");
+    }
+}
+
+#[test]
+fn send_without_a_receiver_warns_then_fails_with_its_outputs_written() {
+    // A port nothing listens on: bound for a moment to find it free, then closed.
+    let port = std::net::UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let to = format!("127.0.0.1:{port}");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("send");
+    let mut p = Running::start(&[
+        "send",
+        "--to",
+        &to,
+        "--duration",
+        "3.5",
+        "--no-plots",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let (status, stdout) = p.finish(Duration::from_secs(60));
+    let err = p.stderr();
+    assert_eq!(status.code(), Some(1), "stdout:\n{stdout}\nstderr:\n{err}");
+    let warning = format!("warning: no feedback from {to} in 3 s");
+    assert_eq!(err.matches(&warning).count(), 1, "warned once: {err}");
+    assert!(
+        err.contains(&format!("error: no feedback from {to} in the whole run")),
+        "{err}"
+    );
+    assert!(err.contains("scream recv"), "says what to start: {err}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["feedback"], 0);
+    assert!(summary["packets_sent"].as_u64().unwrap() > 0, "{summary}");
+    assert!(out.join("timeseries.csv").exists());
+}
+
+#[test]
+fn an_endless_or_huge_video_trace_fails_at_once_naming_the_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Valid lines, one frame size each, just past 16 MiB.
+    let big = tmp.path().join("big.txt");
+    let line = "1200\n";
+    std::fs::write(&big, line.repeat((16 << 20) / line.len() + 1)).unwrap();
+    let big = big.to_str().unwrap();
+    for (video, says) in [
+        ("/dev/zero", "line 1 is longer than 1024 bytes"),
+        (big, "larger than 16 MiB"),
+    ] {
+        let mut p = Running::start(&["send", "--to", "127.0.0.1:9", "--video", video]);
+        let (status, stdout) = p.finish(AT_ONCE);
+        let err = p.stderr();
+        assert!(!status.success(), "--video {video} was accepted");
+        assert!(err.contains(&format!("--video {video}: {says}")), "{err}");
+        assert!(!stdout.contains("sending from"), "{stdout}");
+    }
 }

@@ -11,6 +11,10 @@
 //! machines, whichever comes first; deadlines under a millisecond away are slept to
 //! precisely (see [`poller`]). The state machines tolerate late wake-ups, so a busy
 //! machine costs accuracy of the timing, not correctness.
+//!
+//! A loop runs until an instant or, without one, until stopped: a [`Stop`] handed to
+//! an endpoint ends its loop on a signal, after one last report, so that the caller
+//! writes its outputs as after a run of fixed length.
 
 pub mod clock;
 mod event_loop;
@@ -21,9 +25,12 @@ pub mod poller;
 pub mod receiver;
 pub mod sender;
 pub mod socket;
+pub mod stop;
 
 pub use clock::Clock;
+pub use event_loop::RunEnd;
 pub use link::{LinkDatagram, LinkEmulator};
 pub use receiver::{MediaReceiver, MediaReceiverConfig};
 pub use sender::{Encoder, MediaSender, MediaSenderConfig};
 pub use socket::EcnSocket;
+pub use stop::{Signal, Stop, TERMINATION_SIGNALS};

@@ -6,24 +6,30 @@ use std::time::Duration;
 
 use crate::clock::Clock;
 use crate::socket::EcnSocket;
+use crate::stop::{Signal, Stop};
 use scream::Instant;
 
 /// Below this, a wait sleeps instead of asking epoll, whose timeout counts whole
 /// milliseconds: pacing at a few Mbit/s needs sub-millisecond wake-ups, and a datagram
 /// that arrives during so short a sleep waits at most that long in the socket.
 const SLEEP_BELOW: Duration = Duration::from_millis(1);
+/// The token of a [`Stop`]'s wake-up socket, out of the range sockets count up in.
+const STOP_TOKEN: mio::Token = mio::Token(usize::MAX);
 
 /// Wakes an endpoint's loop.
 pub struct Poller {
     poll: mio::Poll,
     events: mio::Events,
     next_token: usize,
+    /// Its wake-up socket stays registered (and open) as long as the poller lives.
+    stop: Option<(Stop, Option<mio::net::UnixStream>)>,
 }
 
 impl std::fmt::Debug for Poller {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Poller")
             .field("sockets", &self.next_token)
+            .field("stop", &self.stop.as_ref().map(|s| s.0.requested()))
             .finish_non_exhaustive()
     }
 }
@@ -35,7 +41,29 @@ impl Poller {
             poll: mio::Poll::new()?,
             events: mio::Events::with_capacity(64),
             next_token: 0,
+            stop: None,
         })
+    }
+
+    /// Ends [`Poller::wait`] as soon as `stop` is requested, and makes
+    /// [`Poller::stop_requested`] report it; replaces any earlier one.
+    pub fn set_stop(&mut self, mut stop: Stop) -> io::Result<()> {
+        let mut wake = stop.take_wake();
+        if let Some(w) = &mut wake {
+            self.poll
+                .registry()
+                .register(w, STOP_TOKEN, mio::Interest::READABLE)?;
+        }
+        if let Some((_, Some(mut old))) = self.stop.take() {
+            let _ = self.poll.registry().deregister(&mut old);
+        }
+        self.stop = Some((stop, wake));
+        Ok(())
+    }
+
+    /// The signal that asked the loop to stop, if one did.
+    pub fn stop_requested(&self) -> Option<Signal> {
+        self.stop.as_ref().and_then(|s| s.0.requested())
     }
 
     /// Wakes the loop when `socket` becomes readable. Readiness is edge-triggered: the

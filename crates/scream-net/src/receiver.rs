@@ -5,9 +5,10 @@ use std::io;
 use std::net::SocketAddr;
 
 use crate::clock::Clock;
-use crate::event_loop::{self, Endpoint, Served};
+use crate::event_loop::{self, Endpoint, RunEnd, Served};
 use crate::poller::Poller;
 use crate::socket::{EcnSocket, SendErrors};
+use crate::stop::Stop;
 use scream::receiver::{ReceivedPacket, Receiver, ReceiverConfig, ReceiverConfigError};
 use scream::wire::ccfb::{CountConvention, encode_feedback_with};
 use scream::wire::rtp::{self, PacketKind};
@@ -209,14 +210,20 @@ impl MediaReceiver {
         self.clock
     }
 
-    /// Runs until `until`, calling `observe` every `interval` (and once at the end).
+    /// Ends every run, after one last observation, once `stop` is requested.
+    pub fn stop_on(&mut self, stop: Stop) -> io::Result<()> {
+        self.poller.set_stop(stop)
+    }
+
+    /// Runs until `until` (`None`: until stopped, see [`Self::stop_on`]), calling
+    /// `observe` every `interval` and once at the end; returns why it ended.
     pub fn run(
         &mut self,
-        until: Instant,
+        until: impl Into<Option<Instant>>,
         interval: Duration,
         mut observe: impl FnMut(Instant, &Self),
-    ) -> io::Result<()> {
-        event_loop::run(self, until, interval, |now, r| observe(now, r))
+    ) -> io::Result<RunEnd> {
+        event_loop::run(self, until.into(), interval, |now, r| observe(now, r))
     }
 
     fn read(&mut self, now: Instant) -> io::Result<bool> {

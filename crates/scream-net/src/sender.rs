@@ -6,9 +6,10 @@ use std::io;
 use std::net::SocketAddr;
 
 use crate::clock::Clock;
-use crate::event_loop::{self, Endpoint, Served};
+use crate::event_loop::{self, Endpoint, RunEnd, Served};
 use crate::poller::Poller;
 use crate::socket::{EcnSocket, SendErrors};
+use crate::stop::Stop;
 use scream::sender::{Event, MediaFrame, Sender, SentPacket, StreamId, Transmit};
 use scream::wire::ccfb::{ParseOptions, TimestampUnwrapper, decode_feedback};
 use scream::wire::rtp;
@@ -171,14 +172,20 @@ impl<E: Encoder> MediaSender<E> {
         self.clock
     }
 
-    /// Runs until `until`, calling `observe` every `interval` (and once at the end).
+    /// Ends every run, after one last observation, once `stop` is requested.
+    pub fn stop_on(&mut self, stop: Stop) -> io::Result<()> {
+        self.poller.set_stop(stop)
+    }
+
+    /// Runs until `until` (`None`: until stopped, see [`Self::stop_on`]), calling
+    /// `observe` every `interval` and once at the end; returns why it ended.
     pub fn run(
         &mut self,
-        until: Instant,
+        until: impl Into<Option<Instant>>,
         interval: Duration,
         mut observe: impl FnMut(Instant, &Self),
-    ) -> io::Result<()> {
-        event_loop::run(self, until, interval, |now, s| observe(now, s))
+    ) -> io::Result<RunEnd> {
+        event_loop::run(self, until.into(), interval, |now, s| observe(now, s))
     }
 
     /// Returns whether the socket was drained.

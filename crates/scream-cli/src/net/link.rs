@@ -15,7 +15,7 @@ use scream_sim::emulator::{LINK_BASE, emulated_link};
 use scream_sim::metrics::LinkSample;
 use scream_sim::scenario::load::{Override, load_named, load_str};
 
-use super::output::RunFiles;
+use super::output::{RunFiles, Series};
 use super::{mbps, parse_addr, say};
 
 /// Arguments of `scream link`.
@@ -102,8 +102,13 @@ fn overrides(args: &LinkArgs) -> Result<Vec<Override>, String> {
         num("reverse.jitter_ms", args.reverse_jitter),
         num("reverse.loss", args.reverse_loss),
     ];
-    // A generated capacity trace spans the scenario's duration: the run's.
-    let mut all = vec![format!("duration_s={}", args.run.duration)];
+    // A generated capacity trace spans the scenario's duration: the run's, or for a
+    // service without an end the longest span generated (an hour, then it repeats).
+    let span = args
+        .run
+        .duration
+        .unwrap_or(scream_sim::netmodel::synthetic::MAX_SPAN.as_secs_f64());
+    let mut all = vec![format!("duration_s={span}")];
     all.extend(flags.into_iter().flatten());
     if let Some(seed) = args.seed {
         all.push(format!("seed={seed}"));
@@ -233,33 +238,36 @@ pub(crate) fn main(args: &LinkArgs) -> Result<String, String> {
     let s = scenario(args)?;
     let (name, forward, reverse) =
         emulated_link::<LinkDatagram>(&s, args.link.as_deref()).map_err(|e| e.to_string())?;
+    let stop = args.run.start()?;
     let clock = Clock::start();
-    let until = args.run.end(&clock)?;
+    let until = args.run.end(&clock, None)?;
     let (transport, route) = transport(args)?;
     let mut link = LinkEmulator::new(transport, (forward, reverse), clock)
         .map_err(|e| format!("cannot start the link: {e}"))?;
-    say(&format!(
-        "link `{name}`: {route} for {} s",
-        args.run.duration
-    ));
+    link.stop_on(stop)
+        .map_err(|e| format!("cannot start the link: {e}"))?;
+    say(&format!("link `{name}`: {route} {}", args.run.length(None)));
     let name: Arc<str> = name.into();
     let (mut fwd_last, mut rev_last) = (Last::default(), Last::default());
-    let mut rows = Vec::new();
+    let mut rows = Series::new();
     let mut printed_s = 0;
-    link.run(until, interval, |now, l| {
+    let end = link.run(until, interval, |now, l| {
         let f = link_row(now, &mut l.forward, &mut fwd_last, (&name, "forward"));
         let r = link_row(now, &mut l.reverse, &mut rev_last, (&name, "reverse"));
         if now.as_secs_f64() as u64 > printed_s {
             printed_s = now.as_secs_f64() as u64;
-            let p95 = l.forward.sojourn_interval.quantile(0.95);
+            // `-` when no packet left the link in the interval: there is no delay to show.
+            let p95 = l.forward.sojourn_interval.quantile(0.95).map_or_else(
+                || "-".to_owned(),
+                |d| format!("{:.1}", d.as_secs_f64() * 1e3),
+            );
             say(&format!(
-                "{:7.1} s  forward {:7.2} of {:7.2} Mbit/s  queue {:7} B  sojourn p95 {:6.1} ms  \
+                "{:7.1} s  forward {:7.2} of {:7.2} Mbit/s  queue {:7} B  sojourn p95 {p95:>6} ms  \
                  dropped {:4}  CE {:4}  |  reverse {:6.2} Mbit/s  clients {}",
                 f.t_s,
                 f.tx_mbps,
                 f.capacity_mbps,
                 f.queue_bytes,
-                p95.map_or(f64::NAN, |d| d.as_secs_f64() * 1e3),
                 f.dropped_packets,
                 f.ce_marked_packets,
                 r.tx_mbps,
@@ -270,7 +278,9 @@ pub(crate) fn main(args: &LinkArgs) -> Result<String, String> {
         rows.push(r);
     })
     .map_err(|e| format!("the link stopped: {e}"))?;
-    let secs = link.clock().now().as_secs_f64();
+    // The time of the last report, kept or not.
+    let secs = fwd_last.t;
+    let stopped_by = super::ended(end, secs);
     let c = link.counters();
     let summary = serde_json::json!({
         "role": "link",
@@ -278,6 +288,8 @@ pub(crate) fn main(args: &LinkArgs) -> Result<String, String> {
         "link": &*name,
         "route": route,
         "duration_s": secs,
+        "stopped_by": stopped_by,
+        "timeseries_rows_dropped": rows.dropped(),
         "forward": direction_summary(&link.forward, secs),
         "reverse": direction_summary(&link.reverse, secs),
         "foreign_datagrams": c.foreign,
@@ -288,7 +300,7 @@ pub(crate) fn main(args: &LinkArgs) -> Result<String, String> {
     args.run.finish(RunFiles {
         title: "scream link",
         samples: &[],
-        link_samples: &rows,
+        link_samples: rows.rows(),
         summary,
         max_bitrate_mbps: None,
         no_plots: true,

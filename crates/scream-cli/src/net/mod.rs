@@ -2,6 +2,7 @@
 //! (crate `scream-net`), with the simulator's encoder model, link model and output
 //! formats, so that a real run is read and plotted like a simulated one.
 
+mod frame_trace;
 pub(crate) mod link;
 mod output;
 pub(crate) mod plot;
@@ -13,22 +14,28 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 
 use scream::{Duration, Instant};
-use scream_net::Clock;
+use scream_net::{Clock, RunEnd, Stop, TERMINATION_SIGNALS};
 
-/// Longest run, s: a day. Longer runs are better served by repeated runs, and the
-/// time series would grow without a useful bound.
+/// Longest run, s: a day. Longer runs are better served by repeated runs, or by a
+/// service without `--duration` (`recv`, `link`), stopped by a signal.
 const MAX_DURATION_S: f64 = 86_400.0;
+/// How long `scream send` sends without `--duration`, s: a test call has an end, and
+/// half a minute shows a ramp-up and a steady state.
+pub(crate) const SEND_DEFAULT_DURATION_S: f64 = 30.0;
 
 /// How long a real-time command runs and what it writes.
 #[derive(Debug, clap::Args)]
 pub(crate) struct RunArgs {
-    /// Seconds to run.
-    #[arg(long, default_value_t = 30.0)]
-    duration: f64,
+    /// Seconds to run. `scream send` sends for 30 s without it; `scream recv` and
+    /// `scream link` serve until stopped by SIGINT (Ctrl-C), SIGTERM or SIGHUP. A stop by
+    /// signal writes the same outputs as a run that reached its end, and exits 0.
+    #[arg(long)]
+    duration: Option<f64>,
     /// Sampling interval of the time series (timeseries.csv, links.csv), ms.
     #[arg(long, default_value_t = 50.0)]
     sample_interval_ms: f64,
-    /// Write summary.json, the time series and the plots here.
+    /// Write summary.json, the time series and the plots here (created if missing,
+    /// checked to be writable before the run starts).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Skip the PNG/SVG plots (`scream link` draws none).
@@ -37,9 +44,32 @@ pub(crate) struct RunArgs {
 }
 
 impl RunArgs {
-    /// The end of the run on `clock`, from now.
-    fn end(&self, clock: &Clock) -> Result<Instant, String> {
-        run_end(clock, self.duration)
+    /// Checks the output folder and starts catching SIGINT, SIGTERM and SIGHUP: the
+    /// first thing a command does once its arguments are valid, so that neither a bad
+    /// `--out` nor an early signal costs a run.
+    fn start(&self) -> Result<Stop, String> {
+        if let Some(dir) = &self.out {
+            output::check_writable(dir)?;
+        }
+        Stop::on_signals(&TERMINATION_SIGNALS)
+            .map_err(|e| format!("cannot catch SIGINT, SIGTERM and SIGHUP: {e}"))
+    }
+
+    /// The end of the run on `clock`, from now: after `--duration`, else after
+    /// `default` seconds, else none (until stopped).
+    fn end(&self, clock: &Clock, default: Option<f64>) -> Result<Option<Instant>, String> {
+        self.duration
+            .or(default)
+            .map(|s| run_end(clock, s))
+            .transpose()
+    }
+
+    /// How long the run lasts, for its first line.
+    fn length(&self, default: Option<f64>) -> String {
+        match self.duration.or(default) {
+            Some(s) => format!("for {s} s"),
+            None => "until stopped (Ctrl-C, SIGTERM or SIGHUP)".to_owned(),
+        }
     }
 
     /// The sampling interval.
@@ -48,8 +78,10 @@ impl RunArgs {
     }
 
     /// The summary as printed, and the files written with `--out` (plots unless
-    /// `--no-plots`).
+    /// `--no-plots`). Floats are rounded as in the simulator's outputs.
     fn finish(&self, files: output::RunFiles<'_>) -> Result<String, String> {
+        let mut files = files;
+        output::round_floats(&mut files.summary);
         let mut text = format!(
             "{}\n",
             serde_json::to_string_pretty(&files.summary).unwrap_or_default()
@@ -67,6 +99,19 @@ impl RunArgs {
             ));
         }
         Ok(text)
+    }
+}
+
+/// Says why a loop ended, if a signal ended it, and names the signal for summary.json.
+fn ended(end: RunEnd, secs: f64) -> Option<String> {
+    match end {
+        RunEnd::Deadline => None,
+        RunEnd::Stopped(signal) => {
+            say(&format!(
+                "stopped by {signal} after {secs:.1} s; writing the outputs"
+            ));
+            Some(signal.name())
+        }
     }
 }
 
@@ -110,6 +155,18 @@ fn sample_interval(ms: f64) -> Result<Duration, String> {
 fn say(line: &str) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// A one-line warning on stderr: something is likely wrong, and the run goes on.
+fn warning(message: &str) {
+    let _ = writeln!(std::io::stderr(), "warning: {message}");
+}
+
+/// Text on stdout as it is, written at once.
+fn print_now(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
     let _ = out.flush();
 }
 

@@ -11,7 +11,7 @@ use scream_net::receiver::PeerView;
 use scream_net::{Clock, MediaReceiver, MediaReceiverConfig};
 use scream_sim::Sample;
 
-use super::output::RunFiles;
+use super::output::{RunFiles, Series};
 use super::{mbps, parse_addr, say};
 
 /// Arguments of `scream recv`.
@@ -54,51 +54,59 @@ pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
         .map(|a| parse_addr("--feedback-to", a))
         .transpose()?;
     let interval = args.run.interval()?;
+    let count = match args.num_reports.as_str() {
+        "rfc" => CountConvention::Rfc,
+        "minus-one" => CountConvention::MinusOne,
+        other => return Err(format!("--num-reports {other}: expected rfc or minus-one")),
+    };
+    let stop = args.run.start()?;
     let clock = Clock::start();
-    let until = args.run.end(&clock)?;
+    let until = args.run.end(&clock, None)?;
     let cfg = MediaReceiverConfig {
         listen,
         feedback_to,
         rtcp_ssrc: args.rtcp_ssrc,
         receiver: ReceiverConfig::default(),
-        count: match args.num_reports.as_str() {
-            "rfc" => CountConvention::Rfc,
-            "minus-one" => CountConvention::MinusOne,
-            other => return Err(format!("--num-reports {other}: expected rfc or minus-one")),
-        },
+        count,
     };
     let mut rx =
         MediaReceiver::new(cfg, clock).map_err(|e| format!("cannot start the receiver: {e}"))?;
+    rx.stop_on(stop)
+        .map_err(|e| format!("cannot start the receiver: {e}"))?;
     let local = rx.local_addr().map_err(|e| e.to_string())?;
-    say(&format!("receiving on {local} for {} s", args.run.duration));
+    say(&format!("receiving on {local} {}", args.run.length(None)));
     let mut seen: HashMap<(std::net::SocketAddr, u32), Seen> = HashMap::new();
-    let mut samples = Vec::new();
+    let mut samples = Series::new();
     let mut printed_s = 0;
-    rx.run(until, interval, |now, rx| {
-        let print = now.as_secs_f64() as u64 > printed_s;
-        if print {
-            printed_s = now.as_secs_f64() as u64;
-        }
-        for p in rx.peers() {
-            let row = sample(now, &p, &mut seen);
+    let mut last_t = 0.0;
+    let end = rx
+        .run(until, interval, |now, rx| {
+            last_t = now.as_secs_f64();
+            let print = now.as_secs_f64() as u64 > printed_s;
             if print {
-                say(&format!(
-                    "{:7.1} s  {} SSRC {:#010x}  {:7.2} Mbit/s  packets {:8}  CE {:6}  \
-                     lost {:5}  feedback {:6}",
-                    row.t_s,
-                    p.addr,
-                    p.ssrc,
-                    row.rx_mbps,
-                    p.counters.packets,
-                    p.counters.ce,
-                    p.counters.lost,
-                    p.counters.feedback,
-                ));
+                printed_s = now.as_secs_f64() as u64;
             }
-            samples.push(row);
-        }
-    })
-    .map_err(|e| format!("the receiver stopped: {e}"))?;
+            for p in rx.peers() {
+                let row = sample(now, &p, &mut seen);
+                if print {
+                    say(&format!(
+                        "{:7.1} s  {} SSRC {:#010x}  {:7.2} Mbit/s  packets {:8}  CE {:6}  \
+                     lost {:5}  feedback {:6}",
+                        row.t_s,
+                        p.addr,
+                        p.ssrc,
+                        row.rx_mbps,
+                        p.counters.packets,
+                        p.counters.ce,
+                        p.counters.lost,
+                        p.counters.feedback,
+                    ));
+                }
+                samples.push(row);
+            }
+        })
+        .map_err(|e| format!("the receiver stopped: {e}"))?;
+    let stopped_by = super::ended(end, last_t);
     let c = rx.counters();
     let peers: Vec<serde_json::Value> = rx
         .peers()
@@ -121,7 +129,9 @@ pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
         "role": "recv",
         "started_unix_s": rx.clock().origin_unix_s(),
         "listen": local.to_string(),
-        "duration_s": now_s(&rx.clock()),
+        "duration_s": last_t,
+        "stopped_by": stopped_by,
+        "timeseries_rows_dropped": samples.dropped(),
         "datagrams": c.datagrams,
         "malformed": c.malformed,
         "rtcp_ignored": c.rtcp,
@@ -133,16 +143,12 @@ pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
     });
     args.run.finish(RunFiles {
         title: "scream recv",
-        samples: &samples,
+        samples: samples.rows(),
         link_samples: &[],
         summary,
         max_bitrate_mbps: None,
         no_plots: false,
     })
-}
-
-fn now_s(clock: &Clock) -> f64 {
-    clock.now().as_secs_f64()
 }
 
 fn sample(

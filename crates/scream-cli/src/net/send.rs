@@ -8,10 +8,15 @@ use scream::sender::{EcnMode, Improvements, MediaFrame, Sender, SenderConfig, St
 use scream::{Bitrate, Duration, Instant};
 use scream_net::{Clock, Encoder, MediaSender, MediaSenderConfig};
 use scream_sim::Sample;
-use scream_sim::source::{Video, load_frame_sizes};
+use scream_sim::source::Video;
 
-use super::output::RunFiles;
-use super::{any_addr_for, mbps, parse_addr, say};
+use super::output::{RunFiles, Series};
+use super::{SEND_DEFAULT_DURATION_S, any_addr_for, mbps, parse_addr, say};
+
+/// A sender that heard no feedback at all for this long says so on stderr (once): a
+/// receiver on loopback or a LAN answers within milliseconds, and even a link with a
+/// long queue within a second or two.
+const NO_FEEDBACK_WARN_S: f64 = 3.0;
 
 /// Arguments of `scream send`.
 #[derive(Debug, clap::Args)]
@@ -27,7 +32,8 @@ pub(crate) struct SendArgs {
     #[arg(long, default_value = "none")]
     ecn: String,
     /// Frame sizes from a trace file (one size in bytes per line, or `builtin:NAME`),
-    /// scaled to the target bitrate as in the simulator.
+    /// scaled to the target bitrate as in the simulator. A file may hold at most 16 MiB,
+    /// and a line at most 1024 bytes.
     #[arg(long, conflicts_with = "constant")]
     video: Option<String>,
     /// Frames of constant size at the target bitrate (the default).
@@ -148,10 +154,7 @@ fn sender_config(args: &SendArgs) -> Result<SenderConfig, String> {
 
 fn encoder(args: &SendArgs, start: Bitrate) -> Result<ModelEncoder, String> {
     let video = match &args.video {
-        Some(spec) => {
-            let sizes = load_frame_sizes(spec, None).map_err(|e| format!("--video {spec}: {e}"))?;
-            Video::from_trace(sizes, args.fps, start, 0.0)
-        }
+        Some(spec) => Video::from_trace(super::frame_trace::load(spec)?, args.fps, start, 0.0),
         None => Video::constant(args.fps, start, 0.0),
     };
     Ok(ModelEncoder {
@@ -210,41 +213,68 @@ pub(crate) fn main(args: &SendArgs) -> Result<String, String> {
             args.initial_seq,
         )
         .map_err(|e| e.to_string())?;
+    let encoder = encoder(args, start)?;
+    let stop = args.run.start()?;
     let clock = Clock::start();
-    let until = args.run.end(&clock)?;
+    let until = args.run.end(&clock, Some(SEND_DEFAULT_DURATION_S))?;
     let cfg = MediaSenderConfig {
         peer,
         bind,
         fps: args.fps,
     };
-    let mut tx = MediaSender::new(cfg, clock, (sender, stream), encoder(args, start)?)
+    let mut tx = MediaSender::new(cfg, clock, (sender, stream), encoder)
+        .map_err(|e| format!("cannot start the sender: {e}"))?;
+    tx.stop_on(stop)
         .map_err(|e| format!("cannot start the sender: {e}"))?;
     let local = tx.local_addr().map_err(|e| e.to_string())?;
     say(&format!(
-        "sending from {local} to {peer}: SSRC {ssrc:#010x}, {}, ECN {}, {} s",
-        args.generation, args.ecn, args.run.duration
+        "sending from {local} to {peer}: SSRC {ssrc:#010x}, {}, ECN {}, {}",
+        args.generation,
+        args.ecn,
+        args.run.length(Some(SEND_DEFAULT_DURATION_S))
     ));
     let (flow, name): (Arc<str>, Arc<str>) = ("send".into(), "video".into());
-    let mut samples = Vec::new();
+    let mut samples = Series::new();
     let mut last = Last::default();
+    let mut warned = false;
     let run = tx.run(until, interval, |now, tx| {
         let row = sample(now, tx, &mut last, (&flow, &name));
         if now.as_secs_f64() as u64 > last.printed_s {
             last.printed_s = now.as_secs_f64() as u64;
             say(&line(&row, tx));
         }
+        if !warned && tx.counters().feedback == 0 && row.t_s >= NO_FEEDBACK_WARN_S {
+            warned = true;
+            super::warning(&format!(
+                "no feedback from {peer} in {NO_FEEDBACK_WARN_S} s: is a receiver \
+                 (`scream recv`, or a link in front of one) listening there?"
+            ));
+        }
         samples.push(row);
     });
-    run.map_err(|e| format!("the sender stopped: {e}"))?;
-    let summary = summary(&tx, &samples, peer, ssrc, args);
-    args.run.finish(RunFiles {
+    let end = run.map_err(|e| format!("the sender stopped: {e}"))?;
+    // The time of the last report, kept or not.
+    let secs = last.t;
+    let stopped_by = super::ended(end, secs);
+    let summary = summary(&tx, &samples, (peer, ssrc), args, secs, stopped_by);
+    let text = args.run.finish(RunFiles {
         title: "scream send",
-        samples: &samples,
+        samples: samples.rows(),
         link_samples: &[],
         summary,
         max_bitrate_mbps: Some(args.max_rate),
         no_plots: false,
-    })
+    })?;
+    if tx.counters().feedback > 0 {
+        return Ok(text);
+    }
+    // The outputs are written (they show what was sent); the status says the call failed.
+    super::print_now(&text);
+    Err(format!(
+        "no feedback from {peer} in the whole run ({secs:.1} s): nothing answered at \
+         --to {}; start `scream recv` there (or `scream link` in front of one) first",
+        args.to
+    ))
 }
 
 fn sample(
@@ -323,14 +353,15 @@ fn line(row: &Sample, tx: &MediaSender<ModelEncoder>) -> String {
 
 fn summary(
     tx: &MediaSender<ModelEncoder>,
-    samples: &[Sample],
-    peer: SocketAddr,
-    ssrc: u32,
+    series: &Series<Sample>,
+    (peer, ssrc): (SocketAddr, u32),
     args: &SendArgs,
+    secs: f64,
+    stopped_by: Option<String>,
 ) -> serde_json::Value {
+    let samples = series.rows();
     let s = tx.sender().stats();
     let c = tx.counters();
-    let secs = samples.last().map_or(0.0, |r| r.t_s);
     let mean = |f: &dyn Fn(&Sample) -> Option<f64>| {
         let v: Vec<f64> = samples
             .iter()
@@ -348,6 +379,8 @@ fn summary(
         "improvements": tx.sender().config().improvements.enabled(),
         "ecn": args.ecn,
         "duration_s": secs,
+        "stopped_by": stopped_by,
+        "timeseries_rows_dropped": series.dropped(),
         "frames": c.frames,
         "packets_sent": c.datagrams,
         "bytes_sent": c.bytes,

@@ -14,9 +14,10 @@ use std::collections::BinaryHeap;
 use std::io;
 
 use crate::clock::Clock;
-use crate::event_loop::{self, Endpoint, Served};
+use crate::event_loop::{self, Endpoint, RunEnd, Served};
 use crate::histogram::DelayHistogram;
 use crate::poller::Poller;
+use crate::stop::Stop;
 use scream::{Duration, Ecn, Instant};
 use scream_netmodel::{DirectedLink, LinkStats, NetPacket};
 
@@ -287,15 +288,21 @@ impl LinkEmulator {
         self.clock
     }
 
-    /// Runs until `until`, calling `observe` every `interval` (and once at the end);
-    /// each observation starts the directions' `sojourn_interval` afresh.
+    /// Ends every run, after one last observation, once `stop` is requested.
+    pub fn stop_on(&mut self, stop: Stop) -> io::Result<()> {
+        self.poller.set_stop(stop)
+    }
+
+    /// Runs until `until` (`None`: until stopped, see [`Self::stop_on`]), calling
+    /// `observe` every `interval` and once at the end; returns why it ended. Each
+    /// observation starts the directions' `sojourn_interval` afresh.
     pub fn run(
         &mut self,
-        until: Instant,
+        until: impl Into<Option<Instant>>,
         interval: Duration,
         mut observe: impl FnMut(Instant, &mut Self),
-    ) -> io::Result<()> {
-        event_loop::run(self, until, interval, |now, l| {
+    ) -> io::Result<RunEnd> {
+        event_loop::run(self, until.into(), interval, |now, l| {
             observe(now, l);
             l.forward.sojourn_interval.clear();
             l.reverse.sojourn_interval.clear();
