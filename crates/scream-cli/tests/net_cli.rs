@@ -236,7 +236,7 @@ fn an_endless_or_huge_video_trace_fails_at_once_naming_the_limit() {
         let (status, stdout) = p.finish(AT_ONCE);
         let err = p.stderr();
         assert!(!status.success(), "--video {video} was accepted");
-        assert!(err.contains(&format!("--video {video}: {says}")), "{err}");
+        assert!(err.contains(&format!("--video: {video}: {says}")), "{err}");
         assert!(!stdout.contains("sending from"), "{stdout}");
     }
 }

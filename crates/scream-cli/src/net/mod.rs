@@ -2,7 +2,6 @@
 //! (crate `scream-net`), with the simulator's encoder model, link model and output
 //! formats, so that a real run is read and plotted like a simulated one.
 
-mod frame_trace;
 pub(crate) mod link;
 mod output;
 pub(crate) mod plot;

@@ -8,7 +8,7 @@ use scream::sender::{EcnMode, Improvements, MediaFrame, Sender, SenderConfig, St
 use scream::{Bitrate, Duration, Instant};
 use scream_net::{Clock, Encoder, MediaSender, MediaSenderConfig};
 use scream_sim::Sample;
-use scream_sim::source::Video;
+use scream_sim::source::{Video, load_frame_sizes};
 
 use super::output::{RunFiles, Series};
 use super::{SEND_DEFAULT_DURATION_S, any_addr_for, mbps, parse_addr, say};
@@ -154,7 +154,12 @@ fn sender_config(args: &SendArgs) -> Result<SenderConfig, String> {
 
 fn encoder(args: &SendArgs, start: Bitrate) -> Result<ModelEncoder, String> {
     let video = match &args.video {
-        Some(spec) => Video::from_trace(super::frame_trace::load(spec)?, args.fps, start, 0.0),
+        Some(spec) => Video::from_trace(
+            load_frame_sizes(spec, None).map_err(|e| format!("--video: {e}"))?,
+            args.fps,
+            start,
+            0.0,
+        ),
         None => Video::constant(args.fps, start, 0.0),
     };
     Ok(ModelEncoder {
