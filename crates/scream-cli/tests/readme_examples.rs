@@ -6,9 +6,15 @@
 //! traces run when this machine has them and otherwise say that they were skipped.
 
 mod common;
+#[path = "common/process.rs"]
+mod process;
 
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
+
+use nix::sys::signal::Signal;
+use process::{Running, addr_after};
 
 use common::{scream, serve_data_mirror, stderr};
 
@@ -138,4 +144,78 @@ fn the_ccfb_example_prints_what_the_readme_quotes() {
     let v: serde_json::Value = serde_json::from_str(printed.trim()).expect("json");
     assert_eq!(v["count_convention"], "minus-one");
     assert_eq!(v["blocks"][0]["num_reports"], 64);
+}
+
+/// The README's three real-network lines, in its order, on loopback: the receiver and the
+/// link serve until stopped, the sender ends by itself, and all three leave their output
+/// folders. Only the ports (free ones instead of 5000 and 6000, which another program
+/// may hold), the output folders (under a temporary folder) and the sender's duration
+/// (3 s instead of 30) differ from the README's text.
+#[test]
+fn the_real_network_lines_run_together_on_loopback() {
+    let lines: Vec<Vec<String>> = commands()
+        .iter()
+        .filter(|c| {
+            ["scream recv ", "scream link ", "scream send "]
+                .iter()
+                .any(|p| c.starts_with(p))
+        })
+        .map(|c| c.split_whitespace().skip(1).map(str::to_owned).collect())
+        .collect();
+    assert_eq!(
+        lines.len(),
+        3,
+        "the README's recv, link and send lines: {lines:?}"
+    );
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let mut addrs: Vec<(String, String)> = Vec::new();
+    let adapt = |words: &[String], addrs: &[(String, String)]| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for (i, w) in words.iter().enumerate() {
+            let flag = i.checked_sub(1).map(|j| words[j].as_str());
+            out.push(match flag {
+                Some("--listen") => "127.0.0.1:0".to_owned(),
+                Some("--forward" | "--to") => addrs
+                    .iter()
+                    .find(|(readme, _)| readme == w)
+                    .map_or_else(|| w.clone(), |(_, real)| real.clone()),
+                Some("--out") => tmp.path().join(w).display().to_string(),
+                Some("--duration") => "3".to_owned(),
+                _ => w.clone(),
+            });
+        }
+        out
+    };
+    let listen_of = |words: &[String]| {
+        let at = words
+            .iter()
+            .position(|w| w == "--listen")
+            .expect("--listen");
+        words[at + 1].clone()
+    };
+    let ready = Duration::from_secs(30);
+    let start =
+        |words: Vec<String>| Running::start(&words.iter().map(String::as_str).collect::<Vec<_>>());
+
+    let mut recv = start(adapt(&lines[0], &addrs));
+    let real = addr_after(
+        &recv.line_where(ready, |l| l.contains("receiving on")),
+        "receiving on ",
+    );
+    addrs.push((listen_of(&lines[0]), real));
+    let mut link = start(adapt(&lines[1], &addrs));
+    let real = addr_after(&link.line_where(ready, |l| l.starts_with("link ")), ": ");
+    addrs.push((listen_of(&lines[1]), real));
+    let mut send = start(adapt(&lines[2], &addrs));
+    let (status, out) = send.finish(Duration::from_secs(60));
+    assert!(status.success(), "send: {status}\n{out}\n{}", send.stderr());
+    for (p, name) in [(&mut link, "link"), (&mut recv, "recv")] {
+        p.signal(Signal::SIGINT);
+        let (status, out) = p.finish(Duration::from_secs(60));
+        assert!(status.success(), "{name}: {status}\n{out}\n{}", p.stderr());
+    }
+    for dir in ["out/recv", "out/link", "out/send"] {
+        let summary = tmp.path().join(dir).join("summary.json");
+        assert!(summary.is_file(), "{}", summary.display());
+    }
 }
