@@ -4,6 +4,7 @@ mod bench;
 mod ccfb;
 mod columns;
 mod eval;
+mod folder;
 mod logs;
 mod manifest;
 mod net;

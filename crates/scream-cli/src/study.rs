@@ -58,6 +58,8 @@ struct LteArgs {
     /// Run every cell again instead of reusing the folder's finished cells.
     #[arg(long)]
     fresh: bool,
+    #[command(flatten)]
+    force: crate::folder::ForceArg,
 }
 
 /// The trace the cells use, checked to exist.
@@ -112,6 +114,7 @@ pub(crate) fn main(args: &StudyArgs) -> Result<String, String> {
             bar.update_counted(done, total);
         }
     };
+    crate::folder::claim_matrix(&args.out, lte::execute::definition(&setup), args.force)?;
     let options = lte::Options {
         setup: &setup,
         out_dir: &args.out,

@@ -44,6 +44,8 @@ struct RmcatArgs {
     /// Run every cell again instead of reusing the folder's finished cells.
     #[arg(long)]
     fresh: bool,
+    #[command(flatten)]
+    force: crate::folder::ForceArg,
     /// An override for every cell, after the variation's (`--set duration_s=30` for a
     /// quick look); repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
@@ -111,6 +113,7 @@ pub(crate) fn main(args: &SuiteArgs) -> Result<String, String> {
             .map(|c| format!("{} {} {}\n", cases[c.case].name, c.variation, c.algorithm))
             .collect());
     }
+    crate::folder::claim_matrix(&args.out, execute::definition(&args.set), args.force)?;
     let results = execute::run(&options);
     if let Ok(mut bar) = progress.lock() {
         bar.finish();
