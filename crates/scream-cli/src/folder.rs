@@ -1,12 +1,12 @@
 //! The output folder of the commands that write runs (`scream sim`, `scream suite`,
-//! `scream study`): its default name, and the claim on it that keeps one run from
+//! `scream study`): its default name, and the choice that keeps one run from
 //! overwriting another (`scream_sim::output::folder` holds the rule; docs/outputs.md
 //! states it).
 
 use std::path::{Path, PathBuf};
 
 use scream_sim::manifest::{Host, MatrixManifest};
-use scream_sim::output::folder::{self, Claim, RunDefinition};
+use scream_sim::output::folder::{self, Claim, Placed, Requested, RunDefinition};
 
 /// `--force`, shared by the commands that write a run's folder.
 #[derive(Debug, Clone, Copy, clap::Args)]
@@ -34,31 +34,37 @@ pub(crate) fn default_out_dir(scenario: &str) -> PathBuf {
     Path::new("out").join(name)
 }
 
-/// Claims `dir` for the run `definition` describes, or says why not (naming `--force`
-/// and `--out`). What `--force` replaced is said on stderr.
-pub(crate) fn claim(
-    dir: &Path,
+/// Picks the folder of the run `definition` describes: `given` (`--out`) if any, else
+/// `default` or, when that holds another run, a numbered sibling
+/// (`scream_sim::output::folder::place`). What `--force` replaced is said on stderr;
+/// where the run went instead of `default` is the returned note, for the command's
+/// summary.
+pub(crate) fn place(
+    given: Option<&Path>,
+    default: &Path,
     definition: &RunDefinition,
     force: ForceArg,
-) -> Result<Claim, String> {
-    let claim = folder::claim(dir, definition, force.force).map_err(|e| e.to_string())?;
-    if let Claim::Forced(what) = &claim {
+) -> Result<Placed, String> {
+    let requested = given.map_or(Requested::Default(default), Requested::Given);
+    let placed = folder::place(requested, definition, force.force).map_err(|e| e.to_string())?;
+    if let Claim::Forced(what) = &placed.claim {
         crate::warn(&format!(
             "{} held {what}; --force replaces it",
-            dir.display()
+            placed.dir.display()
         ));
     }
-    Ok(claim)
+    Ok(placed)
 }
 
-/// Claims `dir` for a matrix of runs (suite, study) and writes its manifest.json at
+/// As [`place`] for a matrix of runs (suite, study), and writes its manifest.json at
 /// once, so that a call cut short leaves a folder the same call resumes.
-pub(crate) fn claim_matrix(
-    dir: &Path,
+pub(crate) fn place_matrix(
+    given: Option<&Path>,
+    default: &Path,
     definition: RunDefinition,
     force: ForceArg,
-) -> Result<(), String> {
-    claim(dir, &definition, force)?;
+) -> Result<Placed, String> {
+    let placed = place(given, default, &definition, force)?;
     let manifest = MatrixManifest {
         toolkit: crate::manifest::toolkit(),
         command_line: std::env::args().collect(),
@@ -66,9 +72,21 @@ pub(crate) fn claim_matrix(
         started_unix_s: crate::manifest::now_unix_s(),
         definition,
     };
-    scream_sim::manifest::write_matrix_manifest(&manifest, dir)
-        .map(drop)
-        .map_err(|e| format!("cannot write manifest.json to {}: {e}", dir.display()))
+    scream_sim::manifest::write_matrix_manifest(&manifest, &placed.dir).map_err(|e| {
+        format!(
+            "cannot write manifest.json to {}: {e}",
+            placed.dir.display()
+        )
+    })?;
+    Ok(placed)
+}
+
+/// The line a command's summary ends with when the run went elsewhere than the
+/// default folder (after the line naming the folder); empty otherwise.
+pub(crate) fn note_line(placed: &Placed) -> String {
+    placed
+        .note()
+        .map_or_else(String::new, |note| format!("note: {note}\n"))
 }
 
 #[cfg(test)]

@@ -46,6 +46,8 @@ pub(crate) struct Outcome {
     pub(crate) summary: Value,
     /// Folder the outputs went to.
     pub(crate) out_dir: PathBuf,
+    /// How that folder was chosen.
+    pub(crate) placed: scream_sim::output::folder::Placed,
     /// What the logs came to (nothing when none was asked for).
     pub(crate) logs: scream_sim::log::LogReport,
 }
@@ -69,11 +71,15 @@ pub(crate) fn main(args: &SimArgs) -> Result<String, String> {
     let outcome = outcome?;
     args.logs.warn_about(&outcome.logs);
     if args.json {
+        // stdout is the JSON alone; where the run went goes to stderr.
+        if let Some(note) = outcome.placed.note() {
+            crate::warn(&note);
+        }
         let mut text = serde_json::to_string_pretty(&outcome.summary).map_err(|e| e.to_string())?;
         text.push('\n');
         Ok(text)
     } else {
-        Ok(table(&outcome.summary, &outcome.out_dir))
+        Ok(table(&outcome.summary, &outcome.out_dir) + &crate::folder::note_line(&outcome.placed))
     }
 }
 
@@ -240,8 +246,6 @@ pub(crate) fn table(summary: &Value, out_dir: &Path) -> String {
 
 /// The seam to the simulator core: load, run, write outputs and plots.
 pub(crate) mod engine {
-    use std::path::{Path, PathBuf};
-
     use scream_sim::log::{LogOptions, LogReport};
     use scream_sim::output::folder::RunDefinition;
     use scream_sim::scenario::load::{Override, load_named};
@@ -293,15 +297,17 @@ pub(crate) mod engine {
             crate::warn(&w);
         }
         let started_unix_s = crate::manifest::now_unix_s();
-        let out_dir: PathBuf = args.out.as_deref().map_or_else(
-            || crate::folder::default_out_dir(&args.scenario),
-            Path::to_path_buf,
-        );
         let seed = args.seed.unwrap_or(loaded.seed);
         let raw: Vec<String> = overrides.iter().map(|o| o.raw().to_owned()).collect();
         let definition = RunDefinition::of_run(&loaded, seed, &raw)
             .map_err(|e| format!("{}: {e}", args.scenario))?;
-        crate::folder::claim(&out_dir, &definition, args.force)?;
+        let placed = crate::folder::place(
+            args.out.as_deref(),
+            &crate::folder::default_out_dir(&args.scenario),
+            &definition,
+            args.force,
+        )?;
+        let out_dir = placed.dir.clone();
         std::fs::create_dir_all(&out_dir)
             .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
         // Whatever an earlier run left in the folder (its plots, its logs, its
@@ -352,6 +358,7 @@ pub(crate) mod engine {
         summary_value(&result).map(|summary| Outcome {
             summary,
             out_dir,
+            placed,
             logs,
         })
     }

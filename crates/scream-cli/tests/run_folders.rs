@@ -43,23 +43,41 @@ fn two_variants_of_one_scenario_never_share_a_folder_without_force() {
     ok(&sim(tmp.path(), "1", &[]));
     let first = std::fs::read(out.join("summary.json")).expect("summary");
 
-    refused(&sim(tmp.path(), "2", &[]), "holds another run");
-    refused(
-        &sim(tmp.path(), "1", &["--seed", "7"]),
-        "seed `1` there, `7` now",
+    // The default folder is taken: the variant goes to the next numbered one, and the
+    // summary says so.
+    let variant = sim(tmp.path(), "2", &[]);
+    ok(&variant);
+    let said = stdout(&variant);
+    assert!(said.contains("outputs in out/ericsson-default-2"), "{said}");
+    assert!(
+        said.contains("out/ericsson-default holds another run")
+            && said.contains("--force")
+            && said.contains("--out"),
+        "{said}"
     );
+    let reseeded = sim(tmp.path(), "1", &["--seed", "7"]);
+    ok(&reseeded);
+    assert!(stdout(&reseeded).contains("outputs in out/ericsson-default-3"));
     assert_eq!(
         std::fs::read(out.join("summary.json")).expect("summary"),
         first,
-        "a refused run left the folder's results alone"
+        "the first run's results are untouched"
     );
-
-    // The way out the message names: another folder.
-    ok(&sim(tmp.path(), "2", &["--out", "two"]));
     assert_eq!(
-        manifest(&tmp.path().join("two"))["overrides"][0],
+        manifest(&tmp.path().join("out/ericsson-default-2"))["overrides"][0],
         "duration_s=2"
     );
+    // Each rerun goes back to its own folder.
+    let again = sim(tmp.path(), "2", &[]);
+    ok(&again);
+    assert!(stdout(&again).contains("outputs in out/ericsson-default-2\n"));
+
+    // A folder named with --out is that folder or an error, never another one.
+    refused(
+        &sim(tmp.path(), "3", &["--out", "out/ericsson-default"]),
+        "holds another run (overrides `[\"duration_s=1\"]` there, `[\"duration_s=3\"]` now)",
+    );
+    assert!(!tmp.path().join("out/ericsson-default-4").exists());
 }
 
 #[test]
@@ -182,4 +200,21 @@ fn a_suite_folder_is_reused_by_the_same_matrix_and_refused_to_another() {
     let m = manifest(&tmp.path().join("s"));
     assert_eq!(m["matrix"], "suite rmcat");
     assert_eq!(m["overrides"][0], "duration_s=3");
+}
+
+#[test]
+fn a_suite_with_other_overrides_moves_to_a_numbered_default_folder() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    for duration in ["2", "3"] {
+        let set = format!("duration_s={duration}");
+        ok(&scream(
+            &["suite", "rmcat", "--cases", "5.1", "--set", &set],
+            tmp.path(),
+        ));
+    }
+    let first = manifest(&tmp.path().join("out/suite-rmcat"));
+    let second = manifest(&tmp.path().join("out/suite-rmcat-2"));
+    assert_eq!(first["overrides"][0], "duration_s=2");
+    assert_eq!(second["overrides"][0], "duration_s=3");
+    assert!(tmp.path().join("out/suite-rmcat-2/report.md").is_file());
 }

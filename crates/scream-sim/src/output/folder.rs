@@ -1,5 +1,5 @@
-//! Whether a run may write into an output folder: the one rule every command that
-//! writes a run's folder (`scream sim`, `scream suite`, `scream study`) follows.
+//! Which folder a run writes into: the one rule every command that writes a run's
+//! folder (`scream sim`, `scream suite`, `scream study`) follows.
 //!
 //! A folder is named after what ran (`out/<file stem>`, `out/<built-in name>`,
 //! `out/suite-rmcat`), so two different runs — another seed, another `--set`, an edited
@@ -9,17 +9,22 @@
 //! seed and the overrides; never the time, host or build), and [`claim`] lets a run
 //! write only into a folder that is empty, or holds the same run (a rerun refreshes
 //! its own folder, as a user re-running a command expects), or when the user said
-//! `--force`. Anything else is an error that names `--force` and `--out`.
+//! `--force`.
 //!
-//! Why an error rather than a new folder (`out/x-2`, `out/x-3`, ...): the folder a
-//! command names is the one its user then opens. A newcomer who edits a file and runs
-//! it again would otherwise keep reading the stale `out/x` while the new results land
-//! in `out/x-7`, and a script that reads `out/x` after the run would read the old
-//! results without failing. An error stops both at once and says how to go on.
+//! When the folder is refused, [`place`] decides what happens, by who chose it:
+//! - the default folder: the run goes to the first of `out/x-2`, `out/x-3`, ... that is
+//!   free or holds this same run, and the command says so. A newcomer who runs a
+//!   built-in and then one of the variants the docs suggest (`--set ...`), or edits a
+//!   file and runs it again, is never stopped and never loses a result, gets the two
+//!   runs side by side to compare, and a rerun of either lands in its own folder again.
+//! - a folder given with `--out`: an error naming `--force` and `--out`. Whoever named
+//!   the folder (a script that reads it next, most often) must get that folder or a
+//!   failure, never results written somewhere else.
 //!
 //! A folder with files but no manifest.json of ours (someone's data, a run killed
-//! before it finished) is never written into without `--force`, and even then only the
-//! files a run writes are replaced ([`super::remove_previous_outputs`]).
+//! before it finished) counts as held by another run: never written into without
+//! `--force`, and even then only the files a run writes are replaced
+//! ([`super::remove_previous_outputs`]).
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -48,9 +53,9 @@ impl RunDefinition {
     pub fn of_run(scenario: &Scenario, seed: u64, overrides: &[String]) -> io::Result<Self> {
         let text = crate::manifest::Manifest::scenario_text(scenario)?;
         Ok(Self::new()
-            .with("scenario_toml", text)
             .with("seed", seed)
-            .with("overrides", overrides))
+            .with("overrides", overrides)
+            .with("scenario_toml", text))
     }
 
     /// The definition with `key` set to `value`.
@@ -62,19 +67,18 @@ impl RunDefinition {
         self
     }
 
-    /// How `recorded` (a manifest.json as JSON) differs from this definition, one
-    /// clause per key; `None` when every key is equal.
+    /// How `recorded` (a manifest.json as JSON) differs from this definition: the
+    /// first key that differs, in the order the keys were added (put the short ones
+    /// that explain the others first: overrides change the scenario text too); `None`
+    /// when every key is equal.
     fn difference(&self, recorded: &Map<String, Value>) -> Option<String> {
-        let clauses: Vec<String> = self
-            .0
+        self.0
             .iter()
-            .filter_map(|(key, now)| match recorded.get(key) {
+            .find_map(|(key, now)| match recorded.get(key) {
                 Some(there) if there == now => None,
                 Some(there) => Some(describe(key, there, now)),
-                None => Some(format!("no {key} recorded there")),
+                None => Some(format!("of another kind: its manifest has no {key}")),
             })
-            .collect();
-        (!clauses.is_empty()).then(|| clauses.join("; "))
     }
 }
 
@@ -210,6 +214,124 @@ pub fn claim(dir: &Path, definition: &RunDefinition, force: bool) -> Result<Clai
     }
 }
 
+/// Who chose the folder a run is to write into.
+#[derive(Debug, Clone, Copy)]
+pub enum Requested<'a> {
+    /// The command's default: another run there moves this one to a numbered sibling.
+    Default(&'a Path),
+    /// The user's (`--out`): another run there is an error.
+    Given(&'a Path),
+}
+
+/// Where [`place`] put a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placed {
+    /// The folder to write into.
+    pub dir: PathBuf,
+    /// What it found there.
+    pub claim: Claim,
+    /// The folders passed over on the way (the default one and any numbered sibling
+    /// before `dir`), each with what it holds as a phrase (`holds another run (...)`).
+    pub passed_over: Vec<(PathBuf, String)>,
+}
+
+impl Placed {
+    /// One line for the command's summary when the run did not go where it was
+    /// asked to; `None` when it did.
+    pub fn note(&self) -> Option<String> {
+        let (first, holds) = self.passed_over.first()?;
+        Some(format!(
+            "{} {holds}: this run went to {} instead (--force overwrites {}; --out DIR \
+             picks the folder)",
+            first.display(),
+            self.dir.display(),
+            first.display()
+        ))
+    }
+}
+
+/// The `n`th candidate for `base`: `base` itself, then `base-2`, `base-3`, ...
+fn numbered(base: &Path, n: usize) -> PathBuf {
+    if n == 1 {
+        return base.to_path_buf();
+    }
+    let mut name = base.file_name().unwrap_or_default().to_os_string();
+    name.push(format!("-{n}"));
+    base.with_file_name(name)
+}
+
+/// Picks the folder of the run `definition` describes (see the module's doc). With
+/// `force` it is the requested folder whatever it holds. Else a given folder must be
+/// free or hold the same run; for the default one, the first of it and its numbered
+/// siblings (`-2`, `-3`, ...) that holds the same run is reused, else the first free
+/// one is taken; the search stops at the first sibling that does not exist.
+pub fn place(
+    requested: Requested<'_>,
+    definition: &RunDefinition,
+    force: bool,
+) -> Result<Placed, FolderError> {
+    let base = match requested {
+        Requested::Given(dir) => {
+            let claim = claim(dir, definition, force)?;
+            return Ok(Placed {
+                dir: dir.to_path_buf(),
+                claim,
+                passed_over: Vec::new(),
+            });
+        }
+        Requested::Default(dir) if force => {
+            let claim = claim(dir, definition, true)?;
+            return Ok(Placed {
+                dir: dir.to_path_buf(),
+                claim,
+                passed_over: Vec::new(),
+            });
+        }
+        Requested::Default(dir) => dir,
+    };
+    // Each folder passed over, with its number and what it holds.
+    let mut refused: Vec<(usize, PathBuf, String)> = Vec::new();
+    let mut free: Option<(usize, PathBuf)> = None;
+    for n in 1.. {
+        let dir = numbered(base, n);
+        let exists = dir.exists();
+        match claim(&dir, definition, false) {
+            Ok(Claim::SameRun) => {
+                // A rerun goes back to its own folder.
+                return Ok(Placed {
+                    dir,
+                    claim: Claim::SameRun,
+                    passed_over: refused.into_iter().map(|(_, d, w)| (d, w)).collect(),
+                });
+            }
+            Ok(_) => {
+                free.get_or_insert((n, dir));
+                if !exists {
+                    break;
+                }
+            }
+            Err(FolderError::OtherRun { dir, difference }) => {
+                refused.push((n, dir, format!("holds another run ({difference})")));
+            }
+            Err(FolderError::Foreign { dir, why }) => {
+                refused.push((n, dir, why));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    // The loop ends only on a folder that does not exist, which is free.
+    let (first_free, dir) = free.unwrap_or_else(|| (1, base.to_path_buf()));
+    Ok(Placed {
+        dir,
+        claim: Claim::Empty,
+        passed_over: refused
+            .into_iter()
+            .filter(|(n, _, _)| *n < first_free)
+            .map(|(_, d, w)| (d, w))
+            .collect(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,9 +357,9 @@ mod tests {
 
     fn definition(seed: u64, toml: &str) -> RunDefinition {
         RunDefinition::new()
-            .with("scenario_toml", toml)
             .with("seed", seed)
             .with("overrides", ["a=1"])
+            .with("scenario_toml", toml)
     }
 
     /// A manifest.json as a run writes it: the definition among other keys.
@@ -317,9 +439,75 @@ mod tests {
         );
         let e = claim(&tmp.0, &definition(1, "x = 1\n"), false).unwrap_err();
         assert!(
-            e.to_string().contains("no scenario_toml recorded there"),
+            e.to_string()
+                .contains("of another kind: its manifest has no seed"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn another_run_in_the_default_folder_moves_the_run_to_a_numbered_one_and_a_rerun_back() {
+        let tmp = TempDir::new("place");
+        let base = tmp.0.join("x");
+        std::fs::create_dir_all(&base).expect("folder");
+        let (a, b, c) = (
+            definition(1, "a\n"),
+            definition(2, "a\n"),
+            definition(3, "a\n"),
+        );
+        record(&base, &a);
+
+        let placed = place(Requested::Default(&base), &b, false).unwrap();
+        assert_eq!(
+            (placed.dir.clone(), placed.claim.clone()),
+            (tmp.0.join("x-2"), Claim::Empty)
+        );
+        let note = placed.note().expect("a note");
+        assert!(note.contains("holds another run (seed"), "{note}");
+        assert!(
+            note.contains("this run went to") && note.contains("x-2"),
+            "{note}"
+        );
+        std::fs::create_dir_all(&placed.dir).expect("folder");
+        record(&placed.dir, &b);
+
+        let again = place(Requested::Default(&base), &b, false).unwrap();
+        assert_eq!(
+            (again.dir, again.claim),
+            (tmp.0.join("x-2"), Claim::SameRun)
+        );
+        let third = place(Requested::Default(&base), &c, false).unwrap();
+        assert_eq!(third.dir, tmp.0.join("x-3"));
+        assert_eq!(third.passed_over.len(), 2);
+        let first = place(Requested::Default(&base), &a, false).unwrap();
+        assert_eq!(first.note(), None);
+        assert_eq!((first.dir, first.claim), (base, Claim::SameRun));
+    }
+
+    #[test]
+    fn a_given_folder_of_another_run_is_an_error_and_force_takes_the_requested_folder() {
+        let tmp = TempDir::new("given");
+        record(&tmp.0, &definition(1, "a\n"));
+        let b = definition(2, "a\n");
+        let e = place(Requested::Given(&tmp.0), &b, false).unwrap_err();
+        assert!(matches!(e, FolderError::OtherRun { .. }), "{e}");
+        for requested in [Requested::Given(&tmp.0), Requested::Default(&tmp.0)] {
+            let placed = place(requested, &b, true).unwrap();
+            assert_eq!(placed.dir, tmp.0);
+            assert!(matches!(placed.claim, Claim::Forced(_)), "{placed:?}");
+        }
+    }
+
+    #[test]
+    fn a_default_folder_of_foreign_files_is_passed_over() {
+        let tmp = TempDir::new("passed");
+        let base = tmp.0.join("x");
+        std::fs::create_dir_all(&base).expect("folder");
+        std::fs::write(base.join("notes.txt"), "mine").expect("written");
+        let placed = place(Requested::Default(&base), &definition(1, "a\n"), false).unwrap();
+        assert_eq!(placed.dir, tmp.0.join("x-2"));
+        let note = placed.note().expect("a note");
+        assert!(note.contains("has files but no manifest.json"), "{note}");
     }
 
     #[test]
