@@ -23,8 +23,9 @@ pub(crate) struct SimArgs {
     /// Random seed (default: the scenario's `seed`).
     #[arg(long)]
     seed: Option<u64>,
-    /// Output folder (default: out/<file stem> for a file, out/<name> for a built-in).
-    /// A folder that holds another run is refused unless --force.
+    /// Output folder (default: out/<file stem> for a file, out/<name> for a built-in, or
+    /// out/<name>-2, ... when that holds another run). A folder given here that holds
+    /// another run is refused unless --force.
     #[arg(long)]
     out: Option<PathBuf>,
     #[command(flatten)]
