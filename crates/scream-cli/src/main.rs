@@ -5,6 +5,7 @@ mod ccfb;
 mod columns;
 mod data;
 mod eval;
+mod folder;
 mod logs;
 mod manifest;
 mod net;

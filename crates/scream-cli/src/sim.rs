@@ -23,9 +23,13 @@ pub(crate) struct SimArgs {
     /// Random seed (default: the scenario's `seed`).
     #[arg(long)]
     seed: Option<u64>,
-    /// Output folder (default: out/<scenario name>).
+    /// Output folder (default: out/<file stem> for a file, out/<name> for a built-in, or
+    /// out/<name>-2, ... when that holds another run). A folder given here that holds
+    /// another run is refused unless --force.
     #[arg(long)]
     out: Option<PathBuf>,
+    #[command(flatten)]
+    force: crate::folder::ForceArg,
     /// Print summary.json to stdout instead of the table.
     #[arg(long)]
     json: bool,
@@ -43,6 +47,8 @@ pub(crate) struct Outcome {
     pub(crate) summary: Value,
     /// Folder the outputs went to.
     pub(crate) out_dir: PathBuf,
+    /// How that folder was chosen.
+    pub(crate) placed: scream_sim::output::folder::Placed,
     /// What the logs came to (nothing when none was asked for).
     pub(crate) logs: scream_sim::log::LogReport,
 }
@@ -61,30 +67,21 @@ pub(crate) fn main(args: &SimArgs) -> Result<String, String> {
         }
     }
     let mut progress = Progress::new("simulating");
-    let outcome = engine::simulate(
-        &args.scenario,
-        &overrides,
-        args.seed,
-        args.out.as_deref(),
-        !args.no_plots,
-        &args.logs,
-        &mut |f| progress.update(f),
-    );
+    let outcome = engine::simulate(args, &overrides, &mut |f| progress.update(f));
     progress.finish();
     let outcome = outcome?;
     args.logs.warn_about(&outcome.logs);
     if args.json {
+        // stdout is the JSON alone; where the run went goes to stderr.
+        if let Some(note) = outcome.placed.note() {
+            crate::warn(&note);
+        }
         let mut text = serde_json::to_string_pretty(&outcome.summary).map_err(|e| e.to_string())?;
         text.push('\n');
         Ok(text)
     } else {
-        Ok(table(&outcome.summary, &outcome.out_dir))
+        Ok(table(&outcome.summary, &outcome.out_dir) + &crate::folder::note_line(&outcome.placed))
     }
-}
-
-/// The default output folder of a scenario.
-pub(crate) fn default_out_dir(scenario_name: &str) -> PathBuf {
-    Path::new("out").join(scenario_name)
 }
 
 /// The human-readable summary: one row per flow, one per link, then the output folder.
@@ -250,13 +247,12 @@ pub(crate) fn table(summary: &Value, out_dir: &Path) -> String {
 
 /// The seam to the simulator core: load, run, write outputs and plots.
 pub(crate) mod engine {
-    use std::path::{Path, PathBuf};
-
     use scream_sim::log::{LogOptions, LogReport};
+    use scream_sim::output::folder::RunDefinition;
     use scream_sim::scenario::load::{Override, load_named};
     use scream_sim::{RunResult, Scenario};
 
-    use super::Outcome;
+    use super::{Outcome, SimArgs};
 
     /// Loads and validates a scenario: file path or built-in name, with overrides.
     pub(crate) fn load(scenario: &str, overrides: &[Override]) -> Result<Scenario, String> {
@@ -290,33 +286,40 @@ pub(crate) mod engine {
         Ok((result, report))
     }
 
-    /// Loads `scenario` with `overrides`, runs it and writes its outputs.
+    /// Loads the scenario `args` names with `overrides`, runs it and writes its
+    /// outputs into a folder it may claim.
     pub(crate) fn simulate(
-        scenario: &str,
+        args: &SimArgs,
         overrides: &[Override],
-        seed: Option<u64>,
-        out: Option<&Path>,
-        plots: bool,
-        logs: &crate::logs::LogArgs,
         progress: &mut dyn FnMut(f64),
     ) -> Result<Outcome, String> {
-        let loaded = load(scenario, overrides)?;
+        let loaded = load(&args.scenario, overrides)?;
         for w in loaded.warnings() {
             crate::warn(&w);
         }
         let started_unix_s = crate::manifest::now_unix_s();
-        let out_dir: PathBuf =
-            out.map_or_else(|| super::default_out_dir(&loaded.name), Path::to_path_buf);
+        let seed = args.seed.unwrap_or(loaded.seed);
+        let raw: Vec<String> = overrides.iter().map(|o| o.raw().to_owned()).collect();
+        let definition = RunDefinition::of_run(&loaded, seed, &raw)
+            .map_err(|e| format!("{}: {e}", args.scenario))?;
+        let placed = crate::folder::place(
+            args.out.as_deref(),
+            &crate::folder::default_out_dir(&args.scenario),
+            &definition,
+            args.force,
+        )?;
+        let out_dir = placed.dir.clone();
         std::fs::create_dir_all(&out_dir)
             .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
         // Whatever an earlier run left in the folder (its plots, its logs, its
         // manifest) goes before this run writes anything, its logs included.
         scream_sim::output::remove_previous_outputs(&out_dir)
             .map_err(|e| format!("cannot clear {}: {e}", out_dir.display()))?;
-        let (result, logs) = run_logged(&loaded, seed, Some(progress), logs.open(&out_dir)?)?;
+        let logs = args.logs.open(&out_dir)?;
+        let (result, logs) = run_logged(&loaded, Some(seed), Some(progress), logs)?;
         let mut files = scream_sim::write_outputs(&result, &out_dir)
             .map_err(|e| format!("cannot write outputs to {}: {e}", out_dir.display()))?;
-        if plots {
+        if !args.no_plots {
             let build = crate::manifest::toolkit();
             let commit: String = build.commit.chars().take(12).collect();
             let footer = format!(
@@ -356,6 +359,7 @@ pub(crate) mod engine {
         summary_value(&result).map(|summary| Outcome {
             summary,
             out_dir,
+            placed,
             logs,
         })
     }

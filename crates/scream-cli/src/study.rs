@@ -1,7 +1,7 @@
 //! `scream study lte`: the LTE-style comparison of video congestion controllers into
 //! report.md and figures (docs/lte-comparison.md).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use scream_sim::study::lte::{self, Outcome, Setup};
@@ -49,15 +49,19 @@ struct LteArgs {
     /// Master seed of every cell.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Output folder.
-    #[arg(long, value_name = "DIR", default_value = "out/study-lte")]
-    out: PathBuf,
+    /// Output folder (default: out/study-lte, or out/study-lte-2, ... when that holds
+    /// a study of another trace, duration or seed). A folder that holds another study
+    /// is refused unless --force.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
     /// Threads (default: the available cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     jobs: Option<u16>,
     /// Run every cell again instead of reusing the folder's finished cells.
     #[arg(long)]
     fresh: bool,
+    #[command(flatten)]
+    force: crate::folder::ForceArg,
 }
 
 /// The trace the cells use, checked to exist.
@@ -113,9 +117,15 @@ pub(crate) fn main(args: &StudyArgs) -> Result<String, String> {
             bar.update_counted(done, total);
         }
     };
+    let placed = crate::folder::place_matrix(
+        args.out.as_deref(),
+        Path::new("out/study-lte"),
+        lte::execute::definition(&setup),
+        args.force,
+    )?;
     let options = lte::Options {
         setup: &setup,
-        out_dir: &args.out,
+        out_dir: &placed.dir,
         jobs,
         fresh: args.fresh,
         progress: &on_progress,
@@ -126,7 +136,7 @@ pub(crate) fn main(args: &StudyArgs) -> Result<String, String> {
     }
     let results = results?;
     let command: Vec<String> = std::env::args().collect();
-    let written = lte::report::write(&args.out, &setup, &results, &command.join(" "))
+    let written = lte::report::write(&placed.dir, &setup, &results, &command.join(" "))
         .map_err(|e| e.to_string())?;
     let errors = results
         .iter()
@@ -140,5 +150,5 @@ pub(crate) fn main(args: &StudyArgs) -> Result<String, String> {
         errors,
         reused,
         written[0].display()
-    ))
+    ) + &crate::folder::note_line(&placed))
 }

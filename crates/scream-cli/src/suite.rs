@@ -7,6 +7,9 @@ use scream_sim::suite::{self, Variation, cases, execute, report};
 
 use crate::progress::Progress;
 
+/// The output folder unless `--out` names one.
+const DEFAULT_OUT: &str = "out/suite-rmcat";
+
 /// Arguments of `scream suite`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct SuiteArgs {
@@ -35,15 +38,19 @@ struct RmcatArgs {
     /// Cases, comma-separated (`rmcat-5.1` or `5.1`; default: all).
     #[arg(long, value_delimiter = ',')]
     cases: Vec<String>,
-    /// Output folder.
-    #[arg(long, value_name = "DIR", default_value = "out/suite-rmcat")]
-    out: PathBuf,
+    /// Output folder (default: out/suite-rmcat, or out/suite-rmcat-2, ... when that
+    /// holds a matrix with other --set overrides). A folder that holds another matrix is
+    /// refused unless --force.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
     /// Threads (default: the available cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     jobs: Option<u16>,
     /// Run every cell again instead of reusing the folder's finished cells.
     #[arg(long)]
     fresh: bool,
+    #[command(flatten)]
+    force: crate::folder::ForceArg,
     /// An override for every cell, after the variation's (`--set duration_s=30` for a
     /// quick look); repeatable.
     #[arg(long = "set", value_name = "KEY=VALUE")]
@@ -94,12 +101,12 @@ pub(crate) fn main(args: &SuiteArgs) -> Result<String, String> {
             bar.update_counted(done, total);
         }
     };
-    let options = execute::Options {
+    let mut options = execute::Options {
         cases: &cases,
         algorithms: &args.algorithms,
         variations: &variations,
         extra: &args.set,
-        out_dir: &args.out,
+        out_dir: Path::new(""),
         jobs,
         fresh: args.fresh,
         figures: true,
@@ -111,15 +118,22 @@ pub(crate) fn main(args: &SuiteArgs) -> Result<String, String> {
             .map(|c| format!("{} {} {}\n", cases[c.case].name, c.variation, c.algorithm))
             .collect());
     }
+    let placed = crate::folder::place_matrix(
+        args.out.as_deref(),
+        Path::new(DEFAULT_OUT),
+        execute::definition(&args.set),
+        args.force,
+    )?;
+    let out = &placed.dir;
+    options.out_dir = out;
     let results = execute::run(&options);
     if let Ok(mut bar) = progress.lock() {
         bar.finish();
     }
-    let results = results.map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let results = results.map_err(|e| format!("{}: {e}", out.display()))?;
     let text = report::render(&cases, &args.algorithms, &results);
-    let path =
-        report::write(&args.out, &text).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    Ok(summary_line(&cases, &results, &path))
+    let path = report::write(out, &text).map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok(summary_line(&cases, &results, &path) + &crate::folder::note_line(&placed))
 }
 
 fn summary_line(

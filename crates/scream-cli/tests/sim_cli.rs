@@ -187,7 +187,7 @@ fn a_seed_for_a_scenario_without_randomness_gets_a_note_on_stderr() {
             "7",
             "--no-plots",
             "--out",
-            "o",
+            "o2",
         ],
         dir.path(),
     );

@@ -35,6 +35,11 @@ use receiver::scream_receiver;
 pub(crate) const RTCP_SSRC_FLIP: u32 = 0x8000_0000;
 /// RTP fixed header, bytes (RFC 3550 §5.1); added to the payload of a CBR packet.
 pub(crate) const RTP_HEADER_BYTES: u32 = 12;
+/// The `[flows.params]` a `cbr` flow reads: the payload of its packets. It has no
+/// congestion control, so any other sender parameter would be ignored: the loader
+/// refuses them with their line, and [`Parts::add_flow`] refuses them in a scenario
+/// built in code.
+pub(crate) const CBR_PARAMS: &[&str] = &["mss_bytes"];
 
 /// A time in ms as a `Duration`: negative and NaN give zero, and a value too large
 /// for a `Duration` saturates instead of panicking. Validation keeps scenario times
@@ -196,6 +201,16 @@ impl Parts {
             &cfg.params
         };
         for (param, value) in sender_params {
+            if cfg.algorithm == Algorithm::Cbr && !CBR_PARAMS.contains(&param.as_str()) {
+                return Err(SimError::Param {
+                    key: format!("{key}.params.{param}"),
+                    reason: format!(
+                        "a cbr flow reads only {} from its params (it has no congestion \
+                         control to tune)",
+                        CBR_PARAMS.join(", ")
+                    ),
+                });
+            }
             compat::set_param(&mut sender_cfg, param, *value).map_err(|reason| {
                 SimError::Param {
                     key: format!("{key}.params.{param}"),

@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use crate::Scenario;
 use crate::output::MANIFEST_JSON;
+use crate::output::folder::RunDefinition;
 
 /// Which build of the toolkit ran.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -110,5 +111,35 @@ pub fn write_manifest(manifest: &Manifest, dir: &Path) -> io::Result<PathBuf> {
     }
     let path = dir.join(MANIFEST_JSON);
     std::fs::write(&path, manifest_json(&manifest)?)?;
+    Ok(path)
+}
+
+/// manifest.json of a folder of many runs (`scream suite`, `scream study`): who wrote
+/// it, and what defines the matrix its cells belong to, which the next call compares
+/// ([`crate::output::folder::claim`]) before it reuses or replaces any cell.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatrixManifest {
+    /// The build that ran.
+    pub toolkit: Toolkit,
+    /// The process's arguments, program name first.
+    pub command_line: Vec<String>,
+    /// The host.
+    pub host: Host,
+    /// When the call started, seconds since the Unix epoch (UTC).
+    pub started_unix_s: f64,
+    /// What defines the matrix, each key at the top level of the file.
+    #[serde(flatten)]
+    pub definition: RunDefinition,
+}
+
+/// Writes `manifest` as manifest.json into `dir` (created if missing); returns the
+/// path written. Write it before the cells run, so that a call cut short leaves a
+/// folder the same call can resume.
+pub fn write_matrix_manifest(manifest: &MatrixManifest, dir: &Path) -> io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let mut text = serde_json::to_vec_pretty(manifest).map_err(io::Error::other)?;
+    text.push(b'\n');
+    let path = dir.join(MANIFEST_JSON);
+    std::fs::write(&path, text)?;
     Ok(path)
 }

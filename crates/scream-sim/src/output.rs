@@ -1,9 +1,11 @@
 //! Writing a run's outputs: summary.json (pretty, every float with 6 decimals), the
 //! same summary as flat tables (summary.csv, links_summary.csv), timeseries.csv (one row
 //! per stream per sampling instant) and links.csv (one row per link direction per
-//! sampling instant). docs/outputs.md documents every key and column.
+//! sampling instant). docs/outputs.md documents every key and column. [`folder`] decides
+//! whether a run may write into a folder at all.
 
 mod files;
+pub mod folder;
 mod summary_csv;
 
 pub use files::{

@@ -86,6 +86,60 @@ fn an_unknown_sender_parameter_gives_file_line_and_the_nearest_name() {
 }
 
 #[test]
+fn a_cbr_flow_refuses_every_parameter_but_mss_bytes_naming_each_and_the_flow() {
+    let text = BASE.replace("ecn = \"l4s\"", "name = \"cross\"\nalgorithm = \"cbr\"")
+        + "mss_bytes = 1200\nbeta = 0.9\n";
+    assert_eq!(
+        load_error(&text, &[]),
+        "my.toml:14: flow \"cross\" is cbr, which reads only mss_bytes (the payload of its \
+         packets) from [flows[0].params]: remove qdelay_target, beta (it has no congestion \
+         control to tune)"
+    );
+    let only_mss = text
+        .replace("qdelay_target = 0.06\n", "")
+        .replace("beta = 0.9\n", "");
+    assert_eq!(
+        load_error(&only_mss, &["flows.0.params.qdelay_target=0.1"]),
+        "--set flows.0.params.qdelay_target=0.1: flow \"cross\" is cbr, which reads only \
+         mss_bytes (the payload of its packets) from [flows[0].params]: remove \
+         qdelay_target (it has no congestion control to tune)"
+    );
+    // mss_bytes is taken because it is used: it sets the size of the packets.
+    let packets = |text: &str| {
+        let s = load_with(text, &[]).expect("loads");
+        run(&s, 1, None).expect("runs").summary.flows[0].packets_sent
+    };
+    let large = packets(&only_mss);
+    let small = packets(&only_mss.replace("mss_bytes = 1200", "mss_bytes = 600"));
+    assert!(
+        small > large * 3 / 2,
+        "{small} packets of 600 bytes, {large} of 1200"
+    );
+}
+
+#[test]
+fn a_tcp_flow_refuses_sender_parameters_with_their_line() {
+    let text = BASE.replace("ecn = \"l4s\"", "algorithm = \"tcp-cubic\"");
+    assert_eq!(
+        load_error(&text, &[]),
+        "my.toml:13: flow \"flow0\" is tcp-cubic, which reads nothing from [flows[0].params]: \
+         remove qdelay_target (a TCP flow is set in [flows.tcp])"
+    );
+}
+
+#[test]
+fn a_cbr_flow_built_in_code_with_a_sender_parameter_does_not_run() {
+    let mut s =
+        load_with(BASE, &["flows.0.algorithm=\"cbr\"", "flows.0.params={}"]).expect("loads");
+    s.flows[0].params.insert("qdelay_target".into(), 0.1);
+    let e = run(&s, 1, None).expect_err("refused").to_string();
+    assert!(
+        e.starts_with("flows[0].params.qdelay_target: a cbr flow reads only mss_bytes"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_quoted_number_is_named_with_its_key_and_what_is_expected() {
     assert_eq!(
         load_error(BASE, &["link.capacity_mbps=\"5\""]),

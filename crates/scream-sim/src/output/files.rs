@@ -1,11 +1,12 @@
 //! The names of the files a run writes into its output folder, and the clean-up before
 //! a run writes there again.
 //!
-//! A folder is reused run after run (`out/<scenario>` by default). Without a clean-up,
-//! a run with `--no-plots` would leave the previous run's plots beside its new data, and
-//! a reader could not tell which files belong together. So a run first removes every
-//! file it *could* write — and nothing else: a researcher's notes or notebooks in the
-//! folder are never touched.
+//! A folder is reused when the same run runs again (and, with `--force`, by another
+//! run; [`super::folder`] decides which). Without a clean-up, a run with `--no-plots`
+//! would leave the previous run's plots beside its new data, and a reader could not
+//! tell which files belong together. So a run first removes every file it *could*
+//! write — and nothing else: a researcher's notes or notebooks in the folder are never
+//! touched.
 
 use std::io;
 use std::path::{Path, PathBuf};

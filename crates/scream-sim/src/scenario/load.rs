@@ -148,6 +148,13 @@ pub fn load_builtin<T: DeserializeOwned>(
     load_str(scenario.text, &format!("builtin:{name}"), None, overrides)
 }
 
+/// Whether [`load_named`] reads `name_or_path` as a file (it contains a `/`, ends in
+/// `.toml` or names an existing file) rather than as a built-in scenario's name.
+pub fn names_a_file(name_or_path: &str) -> bool {
+    let path = Path::new(name_or_path);
+    name_or_path.contains('/') || path.extension().is_some_and(|e| e == "toml") || path.is_file()
+}
+
 /// Loads `name_or_path`: an existing file, else a built-in scenario of that name.
 ///
 /// Anything that looks like a path (contains a `/` or ends in `.toml`) is read as a file.
@@ -155,12 +162,8 @@ pub fn load_named<T: DeserializeOwned>(
     name_or_path: &str,
     overrides: &[Override],
 ) -> Result<T, ScenarioError> {
-    let path = Path::new(name_or_path);
-    let looks_like_path = name_or_path.contains('/')
-        || path.extension().is_some_and(|e| e == "toml")
-        || path.is_file();
-    if looks_like_path {
-        load_file(path, overrides)
+    if names_a_file(name_or_path) {
+        load_file(Path::new(name_or_path), overrides)
     } else {
         load_builtin(name_or_path, overrides)
     }

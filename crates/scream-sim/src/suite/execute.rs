@@ -9,6 +9,7 @@ use super::measure::{CellMetrics, measure};
 use super::substitute::Layout;
 use super::variation::Variation;
 use crate::Scenario;
+use crate::output::folder::RunDefinition;
 use crate::scenario::load::{Override, load_str};
 
 /// The folder of the cells, under the output folder.
@@ -74,6 +75,17 @@ impl std::fmt::Debug for Options<'_> {
             .field("jobs", &self.jobs)
             .finish_non_exhaustive()
     }
+}
+
+/// What defines the matrix in its folder's manifest.json
+/// ([`crate::output::folder`]): what every cell shares beyond its own case, variation and
+/// algorithm, the extra overrides. The selection of cases, variations and algorithms is
+/// not part of it: another selection reuses or adds cells of the same matrix, each
+/// checked by its own fingerprint, and loses none.
+pub fn definition(extra: &[String]) -> RunDefinition {
+    RunDefinition::new()
+        .with("matrix", "suite rmcat")
+        .with("overrides", extra)
 }
 
 /// The cells of the matrix, in case, variation, algorithm order; variations that

@@ -1,7 +1,8 @@
 //! Checks that need the keys as written (in the file or by `--set`), which serde's
 //! defaults hide once the scenario is deserialised: a sender parameter name that the
-//! sender does not know, and an AQM key of another queue discipline than the one
-//! chosen, which would otherwise be ignored without a word.
+//! flow does not use (unknown to its sender, or meaningless to a `cbr` or TCP flow),
+//! and an AQM key of another queue discipline than the one chosen, which would
+//! otherwise be ignored without a word.
 
 use toml_edit::{DocumentMut, Item};
 
@@ -30,51 +31,115 @@ fn entries(root: &Item, key: &str) -> usize {
     })
 }
 
-/// `[flows.params]` names must be parameters the flow's sender can set: the shared
-/// ones and those of its SCReAM generation.
+/// What a flow's `[flows.params]` may name, by the kind of flow.
+enum Takes {
+    /// A SCReAM sender's parameters, or a baseline's own tunables (`what` names them in
+    /// the error): an unknown name is a typo, answered with the nearest known one.
+    Named { what: String, names: Vec<String> },
+    /// A flow with no congestion controller to tune reads only `names` (perhaps none);
+    /// any other entry would be ignored, so each is refused by name. `reads` says what
+    /// it reads, `why` why the rest is meaningless to it.
+    Only {
+        names: &'static [&'static str],
+        reads: &'static str,
+        why: &'static str,
+    },
+}
+
+/// What `[flows.params]` of a flow running `algorithm` may name.
+fn takes(algorithm: &str) -> Takes {
+    use serde::Deserialize;
+    use serde::de::IntoDeserializer;
+    let parsed: Result<Algorithm, serde::de::value::Error> =
+        Algorithm::deserialize(algorithm.into_deserializer());
+    let sender = |generation: &str| Takes::Named {
+        what: "sender".to_owned(),
+        names: scream::sender::SenderConfig::for_generation(generation)
+            .unwrap_or_default()
+            .param_names()
+            .iter()
+            .map(|n| (*n).to_owned())
+            .collect(),
+    };
+    match parsed {
+        Ok(Algorithm::Cbr) => Takes::Only {
+            names: crate::build::CBR_PARAMS,
+            reads: "only mss_bytes (the payload of its packets)",
+            why: "it has no congestion control to tune",
+        },
+        Ok(a) if a.is_tcp() => Takes::Only {
+            names: &[],
+            reads: "nothing",
+            why: "a TCP flow is set in [flows.tcp]",
+        },
+        Ok(a) => match tunables_of(a) {
+            Some(tunables) => Takes::Named {
+                what: a.name().to_owned(),
+                names: tunables.iter().map(|t| t.name.to_owned()).collect(),
+            },
+            None => sender(a.name()),
+        },
+        // An unknown algorithm is reported by the schema check, with a suggestion;
+        // until then its parameters are read as SCReAM V2's.
+        Err(_) => sender("scream-v2"),
+    }
+}
+
+/// `[flows.params]` names must be parameters the flow uses: the SCReAM sender's (the
+/// shared ones and those of its generation), a baseline's tunables, `mss_bytes` for a
+/// `cbr` flow, none for a TCP flow.
 fn check_params(root: &Item, ctx: &Context<'_>) -> Result<(), ScenarioError> {
     for i in 0..entries(root, "flows") {
-        let algorithm = item_at(root, &segs(&["flows", &i.to_string(), "algorithm"]))
+        let flow = |key: &str| item_at(root, &segs(&["flows", &i.to_string(), key]));
+        let algorithm = flow("algorithm")
             .and_then(Item::as_str)
             .unwrap_or("scream-v2");
-        // A baseline (gcc, nada) takes its own tunables; a flow that is no SCReAM
-        // generation otherwise (cbr) takes no parameters; an unknown algorithm is
-        // reported by the schema check.
-        let baseline = [Algorithm::Gcc, Algorithm::Nada]
-            .into_iter()
-            .find(|a| a.name() == algorithm);
-        let known: Vec<String> = match baseline.and_then(tunables_of) {
-            Some(tunables) => tunables.iter().map(|t| t.name.to_owned()).collect(),
-            None => scream::sender::SenderConfig::for_generation(algorithm)
-                .unwrap_or_default()
-                .param_names()
-                .iter()
-                .map(|n| (*n).to_owned())
-                .collect(),
-        };
-        let what = if baseline.is_some() {
-            algorithm
-        } else {
-            "sender"
-        };
         let params_path = segs(&["flows", &i.to_string(), "params"]);
         let Some(params) = item_at(root, &params_path).and_then(Item::as_table_like) else {
             continue;
         };
-        for (name, _) in params.iter() {
-            if known.iter().any(|k| k == name) {
-                continue;
-            }
+        let at = |name: &str| {
             let mut path = params_path.clone();
             path.push(name.to_owned());
-            return Err(ScenarioError::Invalid {
-                location: ctx.locate(&path),
-                message: format!(
-                    "unknown {what} parameter \"{name}\" in [{}]{}",
-                    diagnose::dotted(&params_path),
-                    diagnose::suggestion(name, &known)
-                ),
-            });
+            ctx.locate(&path)
+        };
+        let table = diagnose::dotted(&params_path);
+        match takes(algorithm) {
+            Takes::Named { what, names } => {
+                let Some((name, _)) = params.iter().find(|(n, _)| !names.iter().any(|k| k == n))
+                else {
+                    continue;
+                };
+                return Err(ScenarioError::Invalid {
+                    location: at(name),
+                    message: format!(
+                        "unknown {what} parameter \"{name}\" in [{table}]{}",
+                        diagnose::suggestion(name, &names)
+                    ),
+                });
+            }
+            Takes::Only { names, reads, why } => {
+                let ignored: Vec<&str> = params
+                    .iter()
+                    .map(|(n, _)| n)
+                    .filter(|n| !names.contains(n))
+                    .collect();
+                let Some(first) = ignored.first() else {
+                    continue;
+                };
+                let name = match flow("name").and_then(Item::as_str) {
+                    Some(n) if !n.is_empty() => n.to_owned(),
+                    _ => format!("flow{i}"),
+                };
+                return Err(ScenarioError::Invalid {
+                    location: at(first),
+                    message: format!(
+                        "flow \"{name}\" is {algorithm}, which reads {reads} from [{table}]: \
+                         remove {} ({why})",
+                        ignored.join(", ")
+                    ),
+                });
+            }
         }
     }
     Ok(())

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use super::scenario::{Setup, build, template};
 use super::stats::{CellMetrics, measure};
 use crate::Scenario;
+use crate::output::folder::RunDefinition;
 
 /// The folder of the cells, under the output folder.
 pub const CELLS_DIR: &str = "cells";
@@ -70,6 +71,18 @@ impl std::fmt::Debug for Options<'_> {
             .field("jobs", &self.jobs)
             .finish_non_exhaustive()
     }
+}
+
+/// What defines the study in its folder's manifest.json ([`crate::output::folder`]):
+/// what every cell's scenario shares, the trace, the duration and the seed. The users,
+/// loads and algorithms only select cells: another selection reuses or adds cells of
+/// the same study, each checked by its own fingerprint, and loses none.
+pub fn definition(setup: &Setup) -> RunDefinition {
+    RunDefinition::new()
+        .with("matrix", "study lte")
+        .with("trace", &setup.trace)
+        .with("duration_s", setup.duration_s)
+        .with("seed", setup.seed)
 }
 
 /// The cells in load, algorithm, users order.
