@@ -34,6 +34,13 @@ fn objects(out: &std::process::Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
+fn capture_path() -> String {
+    scream_data::find(CAPTURE)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .display()
+        .to_string()
+}
+
 fn capture_text() -> String {
     scream_data::read_to_string(CAPTURE).unwrap_or_else(|e| panic!("{e}"))
 }
@@ -44,7 +51,7 @@ fn the_whole_capture_decodes_from_a_file_and_from_stdin() {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .count();
-    let from_file = objects(&scream(&["ccfb", "decode", CAPTURE], None));
+    let from_file = objects(&scream(&["ccfb", "decode", &capture_path()], None));
     assert_eq!(from_file.len(), packets);
     // The reference writes num_reports as count-1; detection finds it in every packet.
     assert!(
@@ -64,7 +71,7 @@ fn the_whole_capture_decodes_from_a_file_and_from_stdin() {
 
 #[test]
 fn arrival_offsets_are_also_given_in_milliseconds() {
-    let all = objects(&scream(&["ccfb", "decode", CAPTURE], None));
+    let all = objects(&scream(&["ccfb", "decode", &capture_path()], None));
     let packet = all
         .iter()
         .find(|v| v["report_timestamp"] == 99380)
