@@ -9,7 +9,8 @@
 //! 1. the folders of the `SCREAM_DATA_PATH` environment variable (separated like `PATH`),
 //!    which, when set, replace the two defaults below;
 //! 2. the repository's own `data/` (what the licences let the repository ship);
-//! 3. `../shared/data` beside the repository (a team's shared folder, if there is one).
+//! 3. `shared/data` in the folder that holds the repository (a team's shared folder, if
+//!    there is one).
 //!
 //! The [`catalogue`] lists every file the toolkit knows, whether the repository ships it,
 //! and for those it does not, where it is published and its SHA-256, so that
