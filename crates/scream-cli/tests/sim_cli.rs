@@ -68,7 +68,7 @@ fn missing_trace_file_is_a_clear_error() {
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.contains("link.trace: no such file"), "{err}");
-    assert!(err.contains("--set link.trace=PATH"), "{err}");
+    assert!(err.contains("set link.trace to another file"), "{err}");
 }
 
 #[test]

@@ -363,7 +363,11 @@ mod tests {
         }
         let md = render(&r, &v, Format::Markdown);
         assert!(md.contains(REGENERATE), "{md}");
-        assert!(md.contains("A selection of 1 of the matrix's"), "{md}");
+        let selection = format!(
+            "A selection of 2 of the matrix's {} cases",
+            super::super::matrix().len()
+        );
+        assert!(md.contains(&selection), "{md}");
         assert!(md.contains(&markdown_row(&r[0])), "{md}");
         assert!(md.contains("| >1.50 | - |"), "{md}");
         let json: Value = serde_json::from_str(&render(&r, &v, Format::Json)).unwrap();
