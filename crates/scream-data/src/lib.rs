@@ -22,6 +22,7 @@ mod verify;
 
 pub use catalogue::{DATASETS, DataFile, Dataset, dataset, file};
 pub use path::{
-    DATA_PATH_ENV, DataPath, Missing, REFERENCE_PREFIX, ReadError, find, for_test, read_to_string,
+    DATA_PATH_ENV, DataPath, Missing, REFERENCE_PREFIX, ReadError, find, for_test, for_test_part,
+    read_to_string,
 };
 pub use verify::{Mismatch, install, sha256_hex};

@@ -180,12 +180,22 @@ pub enum ReadError {
 /// which the test harness captures and shows only for failing tests: a skip must be
 /// visible in a passing run.
 pub fn for_test(name: &str) -> Option<PathBuf> {
+    find_or_say(name, "")
+}
+
+/// [`for_test`] for a test that runs on without the file, skipping only `part` of it
+/// (`"the recorded trace of lte-synthetic"`): the line names that part.
+pub fn for_test_part(name: &str, part: &str) -> Option<PathBuf> {
+    find_or_say(name, &format!("{part} in "))
+}
+
+fn find_or_say(name: &str, part: &str) -> Option<PathBuf> {
     match find(name) {
         Ok(path) => Some(path),
         Err(missing) => {
             let thread = std::thread::current();
             let test = thread.name().unwrap_or("a test");
-            let line = format!("skipped {test}: {missing}\n");
+            let line = format!("skipped {part}{test}: {missing}\n");
             let _ = std::io::stderr().write_all(line.as_bytes());
             None
         }

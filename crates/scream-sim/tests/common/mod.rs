@@ -19,7 +19,7 @@ pub(crate) fn real_trace_overrides(text: &str) -> Vec<String> {
     .iter()
     .map(|file| format!("links/{file}"))
     .filter(|name| text.contains(name.as_str()))
-    .filter(|name| scream_data::for_test(name).is_some())
+    .filter(|name| scream_data::for_test_part(name, "a recorded trace").is_some())
     .map(|name| format!("link.trace={}{name}", scream_data::REFERENCE_PREFIX))
     .collect()
 }
