@@ -22,6 +22,7 @@ pub mod histogram;
 pub mod ip;
 pub mod link;
 pub mod poller;
+mod probation;
 pub mod receiver;
 pub mod sender;
 pub mod socket;

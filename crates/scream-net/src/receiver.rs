@@ -1,5 +1,16 @@
 //! A SCReAM media receiver on a UDP socket: RTP from any number of senders, each
 //! answered with its own RFC 8888 feedback.
+//!
+//! Source addresses are not trusted. A source is served (gets a library receiver and
+//! feedback) only once it has sent [`PROBATION_PACKETS`] RTP packets in sequence; it
+//! takes a free slot, or the slot of a peer silent for [`EVICTABLE_AFTER`], never that
+//! of a peer heard more recently, so spoofed newcomers cannot push a live call out.
+//! And no source is ever sent more feedback bytes than it sent RTP bytes, so that
+//! forged source addresses cannot turn the receiver into an amplifier (QUIC allows an
+//! unvalidated address three times what it sent, RFC 9000 §8.1; a receiver that can
+//! never validate an address allows once); a report that would exceed that is
+//! withheld, and the next one, whose window overlaps it, carries its news. Media
+//! packets are far larger than reports, so a genuine sender never notices.
 
 use std::io;
 use std::net::SocketAddr;
@@ -7,6 +18,8 @@ use std::net::SocketAddr;
 use crate::clock::Clock;
 use crate::event_loop::{self, Endpoint, RunEnd, Served};
 use crate::poller::Poller;
+use crate::probation::Probation;
+pub use crate::probation::{EVICTABLE_AFTER, PROBATION_PACKETS, PROBATION_SLOTS};
 use crate::socket::{EcnSocket, SendErrors};
 use crate::stop::Stop;
 use scream::receiver::{ReceivedPacket, Receiver, ReceiverConfig, ReceiverConfigError};
@@ -17,8 +30,7 @@ use scream::{Duration, Ecn, Instant};
 /// Datagrams read per wake before the loop serves its timers again.
 const RECV_BUDGET: usize = 256;
 /// Senders served at once. Each costs a library receiver (bounded by its own
-/// `max_ssrcs`); a flood of spoofed source addresses evicts the longest-silent one
-/// instead of growing the table.
+/// `max_ssrcs`).
 pub const MAX_PEERS: usize = 16;
 /// A sender silent this long is forgotten; if it comes back it starts afresh, as a
 /// restarted sender would.
@@ -29,9 +41,9 @@ const MAX_TRACKED_SSRCS: usize = 8;
 /// One sender as the receiver sees it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PeerCounters {
-    /// RTP packets received.
+    /// RTP packets received (those heard while it was on probation included).
     pub packets: u64,
-    /// Their UDP payload bytes.
+    /// Their UDP payload bytes: the most feedback bytes it can be sent.
     pub bytes: u64,
     /// Packets that arrived CE-marked.
     pub ce: u64,
@@ -42,8 +54,11 @@ pub struct PeerCounters {
     pub lost: u64,
     /// Feedback datagrams sent to it.
     pub feedback: u64,
-    /// Their bytes.
+    /// Their bytes; never more than `bytes`.
     pub feedback_bytes: u64,
+    /// Feedback datagrams not sent because they would have taken `feedback_bytes`
+    /// past `bytes`.
+    pub feedback_withheld: u64,
 }
 
 /// A sender the receiver is serving, for observers.
@@ -68,10 +83,24 @@ pub struct RecvCounters {
     pub malformed: u64,
     /// RTCP datagrams (not ours to read) ignored.
     pub rtcp: u64,
-    /// Peers forgotten to make room for a new one.
+    /// RTP packets of sources on probation that no peer received: dropped when their
+    /// source broke its sequence, held more than the probation keeps, or was forgotten
+    /// before it proved itself.
+    pub unproven: u64,
+    /// Sources on probation forgotten to make room for another.
+    pub probation_evicted: u64,
+    /// Sources that proved themselves but found every slot taken by a peer heard
+    /// within [`EVICTABLE_AFTER`] (counted once per source; it stays on probation and
+    /// takes the first slot that frees up).
+    pub peers_refused: u64,
+    /// Peers silent for at least [`EVICTABLE_AFTER`] forgotten to make room for a
+    /// proven newcomer.
     pub peers_evicted: u64,
     /// Peers forgotten after 10 s of silence.
     pub peers_expired: u64,
+    /// Feedback datagrams withheld from all peers (see
+    /// [`PeerCounters::feedback_withheld`]).
+    pub feedback_withheld: u64,
     /// Sends that failed.
     pub send_errors: SendErrors,
 }
@@ -124,13 +153,21 @@ struct Peer {
 }
 
 impl Peer {
-    fn on_rtp(&mut self, ssrc: u32, seq: u16) {
+    /// Hands a packet that arrived at `at` to the library receiver and counts its
+    /// sequence number and ECN (the caller counts packets and bytes).
+    fn on_packet(&mut self, at: Instant, packet: ReceivedPacket) {
+        self.last_seen = self.last_seen.max(at);
+        let (ssrc, seq) = (packet.ssrc, packet.seq);
         if let Some(t) = self.seqs.iter_mut().find(|t| t.ssrc == ssrc) {
             t.on_seq(seq);
         } else if self.seqs.len() < MAX_TRACKED_SSRCS {
             self.seqs.push(SeqTrack::new(ssrc, seq));
         }
-        self.counters.lost = self.seqs.iter().map(SeqTrack::lost).sum();
+        let c = &mut self.counters;
+        c.lost = self.seqs.iter().map(SeqTrack::lost).sum();
+        c.ce += u64::from(packet.ecn == Ecn::Ce);
+        c.ecn_capable += u64::from(packet.ecn != Ecn::NotEct);
+        self.receiver.on_packet(at, packet);
     }
 }
 
@@ -158,6 +195,8 @@ pub struct MediaReceiver {
     poller: Poller,
     cfg: MediaReceiverConfig,
     peers: Vec<Peer>,
+    /// Sources not served yet, with the arrival and header of their latest packets.
+    probation: Probation<(Instant, ReceivedPacket)>,
     counters: RecvCounters,
     feedback: Vec<u8>,
 }
@@ -177,6 +216,7 @@ impl MediaReceiver {
             poller,
             cfg,
             peers: Vec::new(),
+            probation: Probation::default(),
             counters: RecvCounters::default(),
             feedback: Vec::with_capacity(1500),
         })
@@ -189,10 +229,18 @@ impl MediaReceiver {
 
     /// What the loop counted beyond the peers.
     pub fn counters(&self) -> RecvCounters {
+        let probation = self.probation.counters();
         RecvCounters {
+            unproven: probation.dropped,
+            probation_evicted: probation.evicted,
             send_errors: self.socket.send_errors(),
             ..self.counters
         }
+    }
+
+    /// Sources on probation now (at most [`PROBATION_SLOTS`]).
+    pub fn on_probation(&self) -> usize {
+        self.probation.len()
     }
 
     /// The senders served now.
@@ -241,60 +289,78 @@ impl MediaReceiver {
             }
         })?;
         for (from, ecn, r, len) in got {
-            let Some(i) = self.peer_index(now, from, r.ssrc) else {
-                continue;
+            let packet = ReceivedPacket {
+                ssrc: r.ssrc,
+                seq: r.sequence_number,
+                size_bytes: u32::try_from(len).unwrap_or(u32::MAX),
+                ecn,
+                marker: r.marker,
             };
-            let p = &mut self.peers[i];
-            p.last_seen = now;
-            p.on_rtp(r.ssrc, r.sequence_number);
-            let c = &mut p.counters;
-            c.packets += 1;
-            c.bytes += len as u64;
-            c.ce += u64::from(ecn == Ecn::Ce);
-            c.ecn_capable += u64::from(ecn != Ecn::NotEct);
-            p.receiver.on_packet(
-                now,
-                ReceivedPacket {
-                    ssrc: r.ssrc,
-                    seq: r.sequence_number,
-                    size_bytes: u32::try_from(len).unwrap_or(u32::MAX),
-                    ecn,
-                    marker: r.marker,
-                },
-            );
+            let i = match self.peers.iter().position(|p| p.addr == from) {
+                Some(i) => {
+                    let p = &mut self.peers[i];
+                    p.counters.packets += 1;
+                    p.counters.bytes += len as u64;
+                    p.on_packet(now, packet);
+                    i
+                }
+                None => {
+                    let key = (r.ssrc, r.sequence_number);
+                    if !self.probation.hear(now, from, key, len, (now, packet)) {
+                        continue;
+                    }
+                    match self.admit(now, from) {
+                        Some(i) => i,
+                        None => continue,
+                    }
+                }
+            };
             self.send_feedback(now, i);
         }
         Ok(drained)
     }
 
-    /// The index of the peer at `addr`, added (evicting the longest-silent peer if
-    /// the table is full) if new.
-    fn peer_index(&mut self, now: Instant, addr: SocketAddr, ssrc: u32) -> Option<usize> {
-        if let Some(i) = self.peers.iter().position(|p| p.addr == addr) {
-            return Some(i);
+    /// Serves `addr`, which has just proved itself, in a free slot or the slot of the
+    /// longest-silent peer if that one is silent for [`EVICTABLE_AFTER`]; hands it
+    /// the packets its probation held. `None` (and `addr` stays on probation) if
+    /// every slot is held by a peer heard more recently.
+    fn admit(&mut self, now: Instant, addr: SocketAddr) -> Option<usize> {
+        if self.peers.len() >= MAX_PEERS {
+            let i = (0..self.peers.len()).min_by_key(|&i| self.peers[i].last_seen)?;
+            if now.saturating_duration_since(self.peers[i].last_seen) < EVICTABLE_AFTER {
+                self.counters.peers_refused += u64::from(self.probation.refuse(addr));
+                return None;
+            }
+            // `remove` keeps the table oldest first, so that of peers equally long
+            // silent the oldest goes, as in the link emulator.
+            self.peers.remove(i);
+            self.counters.peers_evicted += 1;
         }
         // Validated in `new`, so this does not fail.
         let receiver = Receiver::new(self.cfg.receiver.clone()).ok()?;
-        if self.peers.len() >= MAX_PEERS {
-            if let Some(i) = (0..self.peers.len()).min_by_key(|&i| self.peers[i].last_seen) {
-                // `remove` keeps the table oldest first, so that of peers equally
-                // long silent the oldest goes, as in the link emulator.
-                self.peers.remove(i);
-                self.counters.peers_evicted += 1;
-            }
-        }
-        self.peers.push(Peer {
+        let admitted = self.probation.admit(addr)?;
+        let mut peer = Peer {
             addr,
             receiver,
             last_seen: now,
-            ssrc,
+            ssrc: admitted.ssrc,
             seqs: Vec::new(),
-            counters: PeerCounters::default(),
-        });
+            counters: PeerCounters {
+                packets: admitted.packets,
+                bytes: admitted.bytes,
+                ..PeerCounters::default()
+            },
+        };
+        // At their own arrival times, so that the first report times them right.
+        for (at, packet) in admitted.held {
+            peer.on_packet(at, packet);
+        }
+        self.peers.push(peer);
         Some(self.peers.len() - 1)
     }
 
     fn expire(&mut self, now: Instant) {
+        self.probation.expire(now);
         let before = self.peers.len();
         self.peers
             .retain(|p| now.saturating_duration_since(p.last_seen) < PEER_IDLE);
@@ -308,9 +374,16 @@ impl MediaReceiver {
         let to = self.cfg.feedback_to.unwrap_or(p.addr);
         while let Some(fb) = p.receiver.poll_feedback(now) {
             encode_feedback_with(&fb, self.cfg.rtcp_ssrc, self.cfg.count, &mut self.feedback);
+            let len = self.feedback.len() as u64;
+            // Never more out than in, to any source (see the module's documentation).
+            if p.counters.feedback_bytes + len > p.counters.bytes {
+                p.counters.feedback_withheld += 1;
+                self.counters.feedback_withheld += 1;
+                continue;
+            }
             if self.socket.send(to, Ecn::NotEct, &self.feedback) {
                 p.counters.feedback += 1;
-                p.counters.feedback_bytes += self.feedback.len() as u64;
+                p.counters.feedback_bytes += len;
             }
         }
     }

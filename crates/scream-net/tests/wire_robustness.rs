@@ -8,6 +8,9 @@ mod common;
 // The link emulator's tests; a module, not a test target of its own.
 #[path = "wire_robustness/link.rs"]
 mod link;
+// Spoofed sources against the peer and client tables.
+#[path = "wire_robustness/spoofed.rs"]
+mod spoofed;
 
 use std::net::{SocketAddr, UdpSocket};
 use std::thread::sleep;

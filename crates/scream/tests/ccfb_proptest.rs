@@ -176,6 +176,7 @@ proptest! {
         let fb = Feedback { report_time, reports };
         let mut bytes = Vec::new();
         scream::wire::ccfb::encode_feedback(&fb, 1, &mut bytes);
+        prop_assert!(bytes.len() <= 12 + 131 * fb.reports.len(), "{} bytes", bytes.len());
         let back = decode_feedback(&bytes, &ParseOptions::default(), &mut TimestampUnwrapper::new())
             .expect("own bytes decode");
         // Every original report is present with the same status kind and ECN; the codec
@@ -192,6 +193,50 @@ proptest! {
                 }
                 other => prop_assert!(false, "status changed: {:?}", other),
             }
+        }
+    }
+
+    /// Sequence numbers that step by amounts around the encoder's limits: duplicates,
+    /// small steps, gaps just under and over the 64 numbers it fills, steps back and
+    /// across the wrap, and anything; a few SSRCs interleaved.
+    #[test]
+    fn encoded_size_stays_within_its_bound_whatever_the_sequence_numbers(
+        start in any::<u16>(),
+        steps in prop::collection::vec(
+            (0u32..3, prop_oneof![Just(0u16), 1u16..4, 62u16..68, 65_530u16..=65_535, any::<u16>()], any::<bool>()),
+            0..400,
+        ),
+    ) {
+        let report_time = RemoteInstant::from_millis(60_000);
+        let mut seq = start;
+        let reports: Vec<PacketReport> = steps
+            .into_iter()
+            .map(|(ssrc, step, rx)| {
+                seq = seq.wrapping_add(step);
+                PacketReport {
+                    ssrc,
+                    seq,
+                    status: if rx {
+                        PacketStatus::Received { arrival: Some(report_time), ecn: Ecn::Ect1 }
+                    } else {
+                        PacketStatus::NotReceived
+                    },
+                }
+            })
+            .collect();
+        let fb = Feedback { report_time, reports };
+        let mut bytes = Vec::new();
+        scream::wire::ccfb::encode_feedback(&fb, 1, &mut bytes);
+        let n = fb.reports.len();
+        prop_assert!(bytes.len() <= 12 + 131 * n, "{} bytes for {} reports", bytes.len(), n);
+        let back = decode_feedback(&bytes, &ParseOptions::RFC, &mut TimestampUnwrapper::new())
+            .expect("own bytes decode");
+        prop_assert!(back.reports.len() <= 65 * n);
+        let mut cursor = back.reports.iter();
+        for want in &fb.reports {
+            let got = cursor.find(|r| (r.ssrc, r.seq) == (want.ssrc, want.seq));
+            let received = |s: PacketStatus| matches!(s, PacketStatus::Received { .. });
+            prop_assert!(got.is_some_and(|g| received(g.status) == received(want.status)), "{:?}", want);
         }
     }
 }

@@ -293,9 +293,14 @@ pub(crate) fn main(args: &LinkArgs) -> Result<String, String> {
         "forward": direction_summary(&link.forward, secs),
         "reverse": direction_summary(&link.reverse, secs),
         "foreign_datagrams": c.foreign,
+        "not_rtp": c.not_rtp,
+        "unproven": c.unproven,
+        "probation_evicted": c.probation_evicted,
+        "clients_refused": c.clients_refused,
         "clients_evicted": c.clients_evicted,
         "clients_expired": c.clients_expired,
         "send_failed": c.send_failed,
+        "orphaned": c.orphaned,
     });
     args.run.finish(RunFiles {
         title: "scream link",

@@ -122,6 +122,7 @@ pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
                 "lost": p.counters.lost,
                 "feedback": p.counters.feedback,
                 "feedback_bytes": p.counters.feedback_bytes,
+                "feedback_withheld": p.counters.feedback_withheld,
             })
         })
         .collect();
@@ -135,8 +136,12 @@ pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
         "datagrams": c.datagrams,
         "malformed": c.malformed,
         "rtcp_ignored": c.rtcp,
+        "unproven": c.unproven,
+        "probation_evicted": c.probation_evicted,
+        "peers_refused": c.peers_refused,
         "peers_evicted": c.peers_evicted,
         "peers_expired": c.peers_expired,
+        "feedback_withheld": c.feedback_withheld,
         "send_buffer_full": c.send_errors.buffer_full,
         "send_errors": c.send_errors.other,
         "peers": peers,

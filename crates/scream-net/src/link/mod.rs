@@ -3,8 +3,9 @@
 //! the simulator uses, driven by the real clock.
 //!
 //! Two ways in and out ([`Transport`]):
-//! - [`udp::UdpRelay`]: a UDP relay between clients and one server, for any UDP
-//!   application on loopback or a LAN, no privileges needed;
+//! - [`udp::UdpRelay`]: a UDP relay between clients and one server, for RTP media (a
+//!   new client proves itself with RTP in sequence; after that any datagram passes)
+//!   on loopback or a LAN, no privileges needed;
 //! - [`tun::TunPort`] (Linux): whole IP packets through a TUN device that a router
 //!   namespace sends through, so that any traffic, TCP included, crosses the same
 //!   bottleneck and CE marks land in the IP header.
@@ -25,7 +26,7 @@ use scream_netmodel::{DirectedLink, LinkStats, NetPacket};
 pub mod tun;
 pub mod udp;
 
-pub use udp::MAX_CLIENTS;
+pub use udp::{EVICTABLE_AFTER, MAX_CLIENTS, PROBATION_PACKETS, PROBATION_SLOTS};
 
 /// Packets read per source and wake before the loop serves its timers again.
 const RECV_BUDGET: usize = 256;
@@ -194,7 +195,21 @@ pub struct LinkCounters {
     /// Packets from where none is expected (on a client's socket from an address other
     /// than the server's), or not IP (TUN).
     pub foreign: u64,
-    /// Clients forgotten to make room for a new one.
+    /// Datagrams that are not RTP from sources that are not clients (relay): dropped
+    /// without an entry anywhere.
+    pub not_rtp: u64,
+    /// RTP datagrams of sources on probation (relay) that never crossed the link:
+    /// dropped when their source broke its sequence, held more than the probation
+    /// keeps, or was forgotten before it proved itself.
+    pub unproven: u64,
+    /// Sources on probation forgotten to make room for another (relay).
+    pub probation_evicted: u64,
+    /// Sources that proved themselves but found every client slot taken by a client
+    /// heard within [`EVICTABLE_AFTER`] (counted once per source; it stays on
+    /// probation and takes the first slot that frees up).
+    pub clients_refused: u64,
+    /// Clients silent for at least [`EVICTABLE_AFTER`] forgotten to make room for a
+    /// proven newcomer.
     pub clients_evicted: u64,
     /// Clients forgotten after a silence.
     pub clients_expired: u64,
@@ -254,7 +269,11 @@ impl LinkEmulator {
 
     /// What was counted beyond the links.
     pub fn counters(&self) -> LinkCounters {
-        self.counters
+        let mut c = self.counters;
+        if let Transport::Udp(u) = &self.transport {
+            u.add_counters(&mut c);
+        }
+        c
     }
 
     /// The transport.

@@ -4,16 +4,28 @@
 //! come back on that socket, cross the reverse link and leave from the listening
 //! socket to the client, as through a NAT. The server sees one source address per
 //! client.
+//!
+//! Source addresses are not trusted, and a client costs a socket. A new source becomes
+//! a client only once it has sent [`PROBATION_PACKETS`] RTP packets in sequence (the
+//! emulator carries media); until then its packets wait in a small probation table and
+//! cross the link, in order, when it is admitted. Anything else from a source that is
+//! not a client is dropped without an entry. A proven source takes a free slot, or the
+//! slot of a client silent for [`EVICTABLE_AFTER`], never that of a client heard more
+//! recently. Once a client, a source may send anything: the relay does not look into
+//! its datagrams.
 
 use std::io;
 use std::net::SocketAddr;
 
 use super::{Direction, LinkCounters, LinkDatagram, RECV_BUDGET};
 use crate::poller::Poller;
+use crate::probation::Probation;
+pub use crate::probation::{EVICTABLE_AFTER, PROBATION_PACKETS, PROBATION_SLOTS};
 use crate::socket::EcnSocket;
+use scream::wire::rtp::{self, PacketKind};
 use scream::{Duration, Ecn, Instant};
 
-/// Clients served at once; a flood of source addresses evicts the longest-silent one.
+/// Clients served at once.
 pub const MAX_CLIENTS: usize = 16;
 /// A client silent this long is forgotten (and its socket closed).
 const CLIENT_IDLE: Duration = Duration::from_secs(30);
@@ -48,7 +60,21 @@ pub struct UdpRelay {
     server: SocketAddr,
     /// Oldest first, so that of clients equally long silent the oldest is evicted.
     clients: Vec<Client>,
+    /// Sources not served yet, with their latest datagrams.
+    probation: Probation<Held>,
     next_id: u64,
+}
+
+/// A datagram held while its source is on probation.
+type Held = (Ecn, Vec<u8>);
+
+/// SSRC and sequence number of a valid RTP packet.
+fn rtp_key(payload: &[u8]) -> Option<(u32, u16)> {
+    if rtp::classify(payload) != PacketKind::Rtp {
+        return None;
+    }
+    let p = rtp::Packet::new_checked(payload).ok()?;
+    Some((p.ssrc(), p.sequence_number()))
 }
 
 impl UdpRelay {
@@ -58,6 +84,7 @@ impl UdpRelay {
             listen: EcnSocket::bind(listen)?,
             server,
             clients: Vec::new(),
+            probation: Probation::default(),
             next_id: 0,
         })
     }
@@ -70,6 +97,18 @@ impl UdpRelay {
     /// Clients served now.
     pub fn clients(&self) -> usize {
         self.clients.len()
+    }
+
+    /// Sources on probation now (at most [`PROBATION_SLOTS`]).
+    pub fn on_probation(&self) -> usize {
+        self.probation.len()
+    }
+
+    /// Adds what the probation counted to `counters`.
+    pub(super) fn add_counters(&self, counters: &mut LinkCounters) {
+        let p = self.probation.counters();
+        counters.unproven = p.dropped;
+        counters.probation_evicted = p.evicted;
     }
 
     pub(super) fn register(&mut self, poller: &mut Poller) -> io::Result<()> {
@@ -102,8 +141,24 @@ impl UdpRelay {
                 }
                 continue;
             }
-            let id = self.client_id(now, from, poller, counters)?;
-            forward.input(now, datagram(payload, ecn, id, from));
+            if let Some(c) = self.clients.iter_mut().find(|c| c.addr == from) {
+                c.last_seen = now;
+                forward.input(now, datagram(payload, ecn, c.id, from));
+                continue;
+            }
+            let Some(key) = rtp_key(&payload) else {
+                counters.not_rtp += 1;
+                continue;
+            };
+            let len = payload.len();
+            if !self.probation.hear(now, from, key, len, (ecn, payload)) {
+                continue;
+            }
+            if let Some((id, held)) = self.admit(now, from, poller, counters)? {
+                for (ecn, payload) in held {
+                    forward.input(now, datagram(payload, ecn, id, from));
+                }
+            }
         }
         for c in &mut self.clients {
             let server = self.server;
@@ -124,29 +179,38 @@ impl UdpRelay {
         Ok(drained)
     }
 
-    fn client_id(
+    /// Makes `addr`, which has just proved itself, a client, in a free slot or the
+    /// slot of the longest-silent client if that one is silent for
+    /// [`EVICTABLE_AFTER`]; returns its id and the datagrams its probation held.
+    /// `None` (and `addr` stays on probation) if every slot is held by a client heard
+    /// more recently.
+    fn admit(
         &mut self,
         now: Instant,
         addr: SocketAddr,
         poller: &mut Poller,
         counters: &mut LinkCounters,
-    ) -> io::Result<u64> {
-        if let Some(c) = self.clients.iter_mut().find(|c| c.addr == addr) {
-            c.last_seen = now;
-            return Ok(c.id);
-        }
+    ) -> io::Result<Option<(u64, Vec<Held>)>> {
         if self.clients.len() >= MAX_CLIENTS {
             let oldest = (0..self.clients.len()).min_by_key(|&i| self.clients[i].last_seen);
-            if let Some(i) = oldest {
-                let mut gone = self.clients.remove(i);
-                let _ = poller.deregister(&mut gone.socket);
-                counters.clients_evicted += 1;
+            let Some(i) = oldest else {
+                return Ok(None);
+            };
+            if now.saturating_duration_since(self.clients[i].last_seen) < EVICTABLE_AFTER {
+                counters.clients_refused += u64::from(self.probation.refuse(addr));
+                return Ok(None);
             }
+            let mut gone = self.clients.remove(i);
+            let _ = poller.deregister(&mut gone.socket);
+            counters.clients_evicted += 1;
         }
         let bind: SocketAddr = if self.server.is_ipv4() {
             (std::net::Ipv4Addr::UNSPECIFIED, 0).into()
         } else {
             (std::net::Ipv6Addr::UNSPECIFIED, 0).into()
+        };
+        let Some(admitted) = self.probation.admit(addr) else {
+            return Ok(None);
         };
         let mut socket = EcnSocket::bind(bind)?;
         poller.register(&mut socket)?;
@@ -157,7 +221,7 @@ impl UdpRelay {
             socket,
             last_seen: now,
         });
-        Ok(self.next_id)
+        Ok(Some((self.next_id, admitted.held)))
     }
 
     pub(super) fn expire(
@@ -166,6 +230,7 @@ impl UdpRelay {
         poller: &mut Poller,
         counters: &mut LinkCounters,
     ) {
+        self.probation.expire(now);
         let mut i = 0;
         while i < self.clients.len() {
             if now.saturating_duration_since(self.clients[i].last_seen) >= CLIENT_IDLE {

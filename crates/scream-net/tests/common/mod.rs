@@ -182,6 +182,13 @@ pub(crate) fn min_target(samples: &[SendSample], from: f64, to: f64) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
+/// What the sender handed to its socket over `[from, to]` seconds, Mbit/s.
+pub(crate) fn tx_mbps(samples: &[SendSample], from: f64, to: f64) -> f64 {
+    let (a, b) = (send_at(samples, from), send_at(samples, to));
+    assert!(b.t > a.t, "no sender samples in [{from}, {to}]");
+    (b.counters.bytes - a.counters.bytes) as f64 * 8.0 / (b.t - a.t) / 1e6
+}
+
 /// A receiver's state at one instant.
 #[derive(Debug, Clone)]
 pub(crate) struct RecvSample {
@@ -401,7 +408,17 @@ pub(crate) fn links(
     one_way: Duration,
     queue_bytes: u64,
 ) -> (DirectedLink<LinkDatagram>, DirectedLink<LinkDatagram>) {
-    let direction = |id| {
+    let link = links_one_way(capacity, queue_bytes);
+    (link(one_way, "forward"), link(one_way, "reverse"))
+}
+
+/// A maker of one direction of a link of `capacity` (`None`: unlimited) with a
+/// tail-drop queue of `queue_bytes` (0: unlimited), given its delay and name.
+pub(crate) fn links_one_way(
+    capacity: Option<Bitrate>,
+    queue_bytes: u64,
+) -> impl Fn(Duration, &'static str) -> DirectedLink<LinkDatagram> {
+    move |one_way, id| {
         DirectedLink::new(
             capacity.map_or(Capacity::Unlimited, Capacity::Constant),
             Queue::TailDrop(Fifo::new()),
@@ -413,8 +430,7 @@ pub(crate) fn links(
             1,
             id,
         )
-    };
-    (direction("forward"), direction("reverse"))
+    }
 }
 
 /// A link emulator on a loopback port in front of `server`.

@@ -1,15 +1,17 @@
 //! The link emulator's client table and queue against many source addresses and a
-//! flood.
+//! flood. A source becomes a client by sending RTP in sequence, so the clients here
+//! send RTP.
 
 use std::net::{SocketAddr, UdpSocket};
 use std::thread::sleep;
 use std::time::Duration as StdDuration;
 
 use super::{report, secs};
-use crate::common::{any_port, link_to, links};
+use crate::common::{any_port, link_to, links, links_one_way, rtp_packet};
+use scream::wire::rtp::field::FIXED_HEADER_LEN;
 use scream::{Bitrate, Duration};
 use scream_net::LinkEmulator;
-use scream_net::link::MAX_CLIENTS;
+use scream_net::link::{MAX_CLIENTS, PROBATION_PACKETS};
 
 /// Runs `link` for `ms` milliseconds.
 fn run_for(link: &mut LinkEmulator, ms: u64) {
@@ -35,99 +37,150 @@ fn drain(s: &UdpSocket) -> Vec<(SocketAddr, Vec<u8>)> {
     got
 }
 
-/// Clients from more source addresses than the emulator serves: the longest-silent
-/// one makes room for each new one, and the table does not grow.
+/// `PROBATION_PACKETS` RTP packets in sequence from `c` to `to`, from `seq` on, their
+/// payload all `tag`; returns the next sequence number.
+fn prove(c: &UdpSocket, to: SocketAddr, seq: u16, tag: u8) -> u16 {
+    for k in 0..PROBATION_PACKETS as u16 {
+        let mut d = rtp_packet(0x00c1_1e00 + u32::from(tag), seq.wrapping_add(k), 20);
+        d[FIXED_HEADER_LEN..].fill(tag);
+        c.send_to(&d, to).unwrap();
+    }
+    seq.wrapping_add(PROBATION_PACKETS as u16)
+}
+
+/// The tag (first payload byte) of an RTP datagram.
+fn tag(d: &[u8]) -> u8 {
+    d[FIXED_HEADER_LEN]
+}
+
+/// Clients from more source addresses than the emulator serves: the first
+/// `MAX_CLIENTS` to prove themselves are served, later ones are refused while every
+/// client is active, and a client silent for `EVICTABLE_AFTER` makes room for one.
 #[test]
-fn link_serves_at_most_max_clients_and_evicts_the_longest_silent() {
+fn link_refuses_newcomers_while_its_clients_are_active_and_evicts_only_silent_ones() {
     const CLIENTS: usize = MAX_CLIENTS + 8;
-    let wait = StdDuration::from_millis(500);
-    let server = socket(wait);
+    let server = socket(StdDuration::from_millis(20));
     let mut link = link_to(server.local_addr().unwrap(), links(None, Duration::ZERO, 0));
     let link_addr = link.local_addr().unwrap();
-    let clients: Vec<UdpSocket> = (0..CLIENTS).map(|_| socket(wait)).collect();
-    // One datagram each, one client after the other; the server answers each. Returns
-    // the address the server saw the client at.
+    let clients: Vec<UdpSocket> = (0..CLIENTS)
+        .map(|_| socket(StdDuration::from_millis(20)))
+        .collect();
+    let mut seqs = [0u16; CLIENTS];
+    // Client `i` sends a proof; returns the address the server saw it at, if any of
+    // it arrived, after checking that all of it did, from one address.
+    let mut send = |link: &mut LinkEmulator, i: usize| -> Option<SocketAddr> {
+        seqs[i] = prove(&clients[i], link_addr, seqs[i], i as u8);
+        run_for(link, 5);
+        let got = drain(&server);
+        let from = got.first().map(|g| g.0)?;
+        assert_eq!(got.len(), PROBATION_PACKETS as usize, "client {i}: {got:?}");
+        assert!(got.iter().all(|(f, d)| *f == from && tag(d) == i as u8));
+        Some(from)
+    };
+    let first: Vec<Option<SocketAddr>> = (0..CLIENTS).map(|i| send(&mut link, i)).collect();
+    let after_first = link.counters();
+    let served = link.clients();
+    // The server's answers reach the clients it heard, from the link's address.
     let mut buf = [0; 64];
-    let mut round_trip = |link: &mut LinkEmulator, i: usize| {
-        clients[i].send_to(&[i as u8], link_addr).unwrap();
-        run_for(link, 2);
-        let (n, seen_as) = server.recv_from(&mut buf).expect("the server gets it");
-        assert_eq!(&buf[..n], &[i as u8]);
-        server.send_to(&buf[..n], seen_as).unwrap();
-        run_for(link, 2);
+    for (i, seen_as) in first.iter().enumerate().take(MAX_CLIENTS) {
+        server
+            .send_to(&[i as u8], seen_as.expect("served"))
+            .unwrap();
+        run_for(&mut link, 2);
         let (n, from) = clients[i].recv_from(&mut buf).expect("the answer");
         assert_eq!((&buf[..n], from), (&[i as u8][..], link_addr));
-        seen_as
-    };
-    let seen: Vec<SocketAddr> = (0..CLIENTS).map(|i| round_trip(&mut link, i)).collect();
-    let evicted = link.counters().clients_evicted;
-    let (served, evicted_first) = (link.clients(), evicted);
-    // The newest MAX_CLIENTS are still the same clients to the server...
-    let again: Vec<SocketAddr> = (CLIENTS - MAX_CLIENTS..CLIENTS)
-        .map(|i| round_trip(&mut link, i))
+    }
+    // Half of the clients speak again 1.2 s later, and the newcomers 1 s after that:
+    // the other half has been silent for longer than `EVICTABLE_AFTER` by then.
+    sleep(secs(1.2));
+    let again: Vec<Option<SocketAddr>> = (MAX_CLIENTS / 2..MAX_CLIENTS)
+        .map(|i| send(&mut link, i))
         .collect();
-    let evicted_again = link.counters().clients_evicted;
-    // ...and the oldest one comes back as a new client.
-    let back = round_trip(&mut link, 0);
+    sleep(secs(1.0));
+    let late: Vec<Option<SocketAddr>> =
+        (MAX_CLIENTS..CLIENTS).map(|i| send(&mut link, i)).collect();
+    // The first client, evicted, is now refused: every client spoke within 2 s.
+    let back = send(&mut link, 0);
     let c = link.counters();
     report(
         "link clients",
         &format!(
-            "{CLIENTS} clients: {served} served, {evicted_first} evicted; the newest \
-             {MAX_CLIENTS} again: {} evicted; the first again: {} evicted, {} served",
-            evicted_again - evicted_first,
+            "{CLIENTS} clients prove themselves: {served} served, {} refused, {} evicted; \
+             after 2.2 s with half of them silent: {} newcomers served, {} evicted; the \
+             first client again: {back:?}; {c:?}",
+            after_first.clients_refused,
+            after_first.clients_evicted,
+            late.iter().flatten().count(),
             c.clients_evicted,
-            link.clients()
         ),
     );
     assert_eq!(served, MAX_CLIENTS);
-    assert_eq!(evicted_first as usize, CLIENTS - MAX_CLIENTS);
-    assert_eq!(again, seen[CLIENTS - MAX_CLIENTS..]);
-    assert_eq!(evicted_again, evicted_first);
-    assert!(!seen.contains(&back), "{back} was an evicted client's");
-    assert_eq!(c.clients_evicted, evicted_first + 1);
+    assert!(
+        first[..MAX_CLIENTS].iter().all(Option::is_some),
+        "{first:?}"
+    );
+    assert!(
+        first[MAX_CLIENTS..].iter().all(Option::is_none),
+        "{first:?}"
+    );
+    assert_eq!(after_first.clients_refused as usize, CLIENTS - MAX_CLIENTS);
+    assert_eq!(after_first.clients_evicted, 0);
+    // The active half kept their addresses; the newcomers took the silent half's slots.
+    assert_eq!(again, first[MAX_CLIENTS / 2..MAX_CLIENTS]);
+    assert!(late.iter().all(Option::is_some), "{late:?}");
+    assert!(late.iter().all(|l| !first.contains(l)), "{late:?}");
+    assert_eq!(c.clients_evicted as usize, MAX_CLIENTS / 2);
+    assert_eq!(back, None);
+    assert_eq!(c.clients_refused as usize, CLIENTS - MAX_CLIENTS + 1);
     assert_eq!(link.clients(), MAX_CLIENTS);
 }
 
-/// Clients whose datagrams still wait in the emulator's queue when they are evicted:
-/// none of those datagrams may leave as another client's, in either direction.
+/// Clients whose datagrams are still inside the emulator (2.3 s of delay) when they
+/// are evicted: none of those datagrams may leave as another client's, in either
+/// direction.
 #[test]
 fn link_eviction_never_hands_a_clients_datagrams_to_another() {
     const CLIENTS: usize = MAX_CLIENTS + 8;
-    const EACH: usize = 3;
     let server = socket(StdDuration::from_millis(20));
-    // 500-byte datagrams at 1 Mbit/s: 4 ms each, so the burst of all clients queues.
+    let direction = links_one_way(None, 0);
     let mut link = link_to(
         server.local_addr().unwrap(),
-        links(Some(Bitrate::from_mbps(1.0)), Duration::ZERO, 0),
+        (
+            direction(Duration::from_millis(2300), "forward"),
+            direction(Duration::ZERO, "reverse"),
+        ),
     );
     let link_addr = link.local_addr().unwrap();
     let clients: Vec<UdpSocket> = (0..CLIENTS)
         .map(|_| socket(StdDuration::from_millis(20)))
         .collect();
-    for (i, c) in clients.iter().enumerate() {
-        for _ in 0..EACH {
-            c.send_to(&[i as u8; 500], link_addr).unwrap();
-        }
+    for (i, c) in clients.iter().enumerate().take(MAX_CLIENTS) {
+        prove(c, link_addr, 0, i as u8);
     }
-    run_for(&mut link, 600);
+    run_for(&mut link, 5);
+    // Silent for longer than `EVICTABLE_AFTER`, with all of their datagrams in flight.
+    sleep(secs(2.1));
+    for (i, c) in clients.iter().enumerate().skip(MAX_CLIENTS) {
+        prove(c, link_addr, 0, i as u8);
+    }
+    run_for(&mut link, 2600);
     let arrived = drain(&server);
     // The server answers each datagram to where it came from.
     for (from, payload) in &arrived {
         server.send_to(payload, from).unwrap();
     }
-    // The answers take the same 1 Mbit/s back: 0.2 s for 48.
-    run_for(&mut link, 400);
-    let mut tags_at: Vec<(SocketAddr, u8)> = arrived.iter().map(|(f, p)| (*f, p[0])).collect();
+    run_for(&mut link, 100);
+    let mut tags_at: Vec<(SocketAddr, u8)> = arrived.iter().map(|(f, p)| (*f, tag(p))).collect();
     tags_at.sort();
     tags_at.dedup();
     let mut answers = 0;
     for (i, c) in clients.iter().enumerate() {
         for (_, payload) in drain(c) {
             assert_eq!(
-                payload[0] as usize, i,
+                tag(&payload) as usize,
+                i,
                 "client {i} got client {}'s",
-                payload[0]
+                tag(&payload)
             );
             answers += 1;
         }
@@ -136,10 +189,10 @@ fn link_eviction_never_hands_a_clients_datagrams_to_another() {
     report(
         "link eviction",
         &format!(
-            "{} datagrams queued by {CLIENTS} clients, {} reached the server from {} source \
+            "{} datagrams sent by {CLIENTS} clients, {} reached the server from {} source \
              addresses, {answers} answers came back; {} clients evicted, {} datagrams of \
              theirs dropped",
-            CLIENTS * EACH,
+            CLIENTS * PROBATION_PACKETS as usize,
             arrived.len(),
             tags_at.len(),
             c.clients_evicted,
@@ -154,12 +207,13 @@ fn link_eviction_never_hands_a_clients_datagrams_to_another() {
             w[0].0, w[0].1, w[1].1
         );
     }
+    let each = PROBATION_PACKETS as usize;
     assert_eq!(c.clients_evicted as usize, CLIENTS - MAX_CLIENTS);
-    // The clients served at the end had all of theirs delivered and answered.
-    assert!(arrived.len() >= MAX_CLIENTS * EACH, "{}", arrived.len());
+    // The clients served at the end had all of theirs delivered and answered...
+    assert_eq!(arrived.len(), MAX_CLIENTS * each, "{arrived:?}");
     assert_eq!(answers, arrived.len());
-    // The evicted clients' datagrams went nowhere, and were counted.
-    assert_eq!(arrived.len() + c.orphaned as usize, CLIENTS * EACH);
+    // ...and the evicted clients' datagrams went nowhere, and were counted.
+    assert_eq!(c.orphaned as usize, (CLIENTS - MAX_CLIENTS) * each);
 }
 
 /// A client that sends far more than the link carries fills the queue to its limit
@@ -179,10 +233,12 @@ fn link_drops_a_flood_at_the_queue_limit() {
     let flood = std::thread::spawn(move || {
         let s = UdpSocket::bind(any_port()).unwrap();
         let start = std::time::Instant::now();
-        let mut sent = 0u64;
+        let (mut sent, mut seq) = (0u64, 0u16);
         while start.elapsed() < secs(0.5) {
             for _ in 0..50 {
-                sent += u64::from(s.send_to(&[0x55; 1200], link_addr).is_ok());
+                let d = rtp_packet(0xf1_00d0, seq, 1200 - FIXED_HEADER_LEN);
+                seq = seq.wrapping_add(1);
+                sent += u64::from(s.send_to(&d, link_addr).is_ok());
             }
             sleep(secs(0.01));
         }

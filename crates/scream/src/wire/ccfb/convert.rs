@@ -55,6 +55,13 @@ pub fn to_feedback_into(repr: &Repr, unwrapper: &mut TimestampUnwrapper, feedbac
     }
 }
 
+/// Most sequence numbers [`encode_feedback`] fills with R=0 entries between two
+/// consecutive reports of a block; a wider gap starts a new block. A receiver's default
+/// report window (64 numbers) lists every number it covers, so its reports never have
+/// gaps; the limit is for sparse input, which would otherwise cost up to 32 KiB per
+/// report.
+const MAX_FILLED_GAP: usize = 64;
+
 /// Builds a packet from abstract feedback.
 ///
 /// Consecutive reports of one SSRC in increasing sequence order share a block; sequence
@@ -63,7 +70,15 @@ pub fn to_feedback_into(repr: &Repr, unwrapper: &mut TimestampUnwrapper, feedbac
 /// [`MAX_REPORTS_PER_BLOCK`](super::MAX_REPORTS_PER_BLOCK). The report timestamp is
 /// `report_time` in Q16 seconds (low 32 bits); offsets are measured from that rounded
 /// timestamp, rounded to 1/1024 s and clamped to 0x1FFE; an unknown arrival gives 0x1FFF.
+///
+/// Every gap short of a whole block is filled, so sparse input makes a large packet;
+/// [`encode_feedback`] bounds its output instead.
 pub fn from_feedback(feedback: &Feedback, sender_ssrc: u32) -> Repr {
+    blocks_of(feedback, sender_ssrc, MAX_REPORTS_PER_BLOCK)
+}
+
+/// [`from_feedback`], filling gaps of at most `max_gap` sequence numbers.
+fn blocks_of(feedback: &Feedback, sender_ssrc: u32, max_gap: usize) -> Repr {
     let report_ticks = nanos_to_q16(feedback.report_time.as_nanos());
     let report_time = RemoteInstant::from_nanos(q16_to_nanos(report_ticks));
     let mut blocks: Vec<BlockRepr> = Vec::new();
@@ -72,7 +87,7 @@ pub fn from_feedback(feedback: &Feedback, sender_ssrc: u32) -> Repr {
         let run = blocks.last_mut().and_then(|b| {
             // Sequence numbers the report skips after the block's last one.
             let gap = usize::from(report.seq.wrapping_sub(b.seq(b.reports.len())));
-            let fits = b.reports.len() + gap < MAX_REPORTS_PER_BLOCK;
+            let fits = gap <= max_gap && b.reports.len() + gap < MAX_REPORTS_PER_BLOCK;
             (b.media_ssrc == report.ssrc && fits).then_some((b, gap))
         });
         match run {
@@ -114,6 +129,22 @@ fn metric_block(status: PacketStatus, report_time: RemoteInstant) -> MetricBlock
 
 /// Encodes `feedback` as RFC 8888 bytes, replacing the contents of `out`.
 ///
+/// Blocks are built as by [`from_feedback`], except that a gap of more than 64
+/// sequence numbers between two reports of one SSRC starts a new block instead of
+/// being filled with R=0 entries: the numbers in such a gap are not reported at all
+/// (neither received nor lost), as if the feedback had not covered them. Every report
+/// given is written, in the order given, and [`decode_feedback`] gives each of them
+/// back (with its arrival rounded to 1/1024 s), plus R=0 entries for the gaps it
+/// filled.
+///
+/// **Size bound**: for `n` reports the output has at most `12 + 131·n` bytes, whatever
+/// their sequence numbers (sparse, unsorted, duplicate, wrapping) or SSRCs. A report
+/// costs at most 130 bytes: 2 for its entry plus 2 per filled number (at most 64), or
+/// 12 when it starts a block (8-byte header, its entry, padding). Each RTCP packet has
+/// a 12-byte header and timestamp; the first is the 12, and a further one is only
+/// started when a packet holds over 229 KB, that is over 1 700 reports, so each adds
+/// less than a byte per report.
+///
 /// Normally one CCFB packet; feedback too large for one RTCP packet (over 262144 bytes)
 /// becomes a compound of several CCFB packets with the same timestamp, which
 /// [`decode_feedback`] reassembles.
@@ -130,7 +161,7 @@ pub fn encode_feedback_with(
     out: &mut Vec<u8>,
 ) {
     out.clear();
-    let repr = from_feedback(feedback, sender_ssrc);
+    let repr = blocks_of(feedback, sender_ssrc, MAX_FILLED_GAP);
     if repr.buffer_len() <= MAX_PACKET_LEN {
         emit_infallible(&repr, convention, out);
         return;
@@ -220,6 +251,94 @@ mod tests {
             work <= 8 * u64::from(blocks),
             "{work} block-length evaluations for {blocks} blocks"
         );
+    }
+
+    /// `n` reports in five runs: sparse (gaps of up to 16 000), random, duplicate,
+    /// wrapping (65 500 onwards in steps of 3) and backward sequence numbers, over three
+    /// SSRCs, received with every ECN codepoint or not received.
+    fn adversarial(n: usize, report_time: RemoteInstant) -> Feedback {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut seq = 0u16;
+        let reports = (0..n)
+            .map(|i| {
+                let r = next();
+                let run = i * 5 / n;
+                seq = match run {
+                    0 => seq.wrapping_add(1000 + (r % 15_000) as u16),
+                    1 => r as u16,
+                    2 => seq,
+                    3 => 65_500u16.wrapping_add((3 * i) as u16),
+                    _ => seq.wrapping_sub(1),
+                };
+                let status = if r % 3 == 0 {
+                    PacketStatus::NotReceived
+                } else {
+                    PacketStatus::Received {
+                        arrival: Some(report_time - Duration::from_millis(r % 1000)),
+                        ecn: Ecn::from_bits((r >> 8) as u8 & 3),
+                    }
+                };
+                PacketReport {
+                    ssrc: if run == 1 { (r >> 32) as u32 % 3 } else { 7 },
+                    seq,
+                    status,
+                }
+            })
+            .collect();
+        Feedback {
+            report_time,
+            reports,
+        }
+    }
+
+    #[test]
+    fn encoded_feedback_is_bounded_by_its_reports_and_decodes_to_every_one() {
+        let t = RemoteInstant::from_millis(90_000);
+        for n in [0, 1, 2, 5, 100, 20_000] {
+            let feedback = adversarial(n, t);
+            let mut out = Vec::new();
+            encode_feedback(&feedback, 1, &mut out);
+            assert!(
+                out.len() <= 12 + 131 * n,
+                "{n} reports: {} bytes",
+                out.len()
+            );
+            let back = decode_feedback(&out, &ParseOptions::RFC, &mut TimestampUnwrapper::new())
+                .expect("own bytes decode");
+            // At most 64 filled numbers per report.
+            assert!(back.reports.len() <= 65 * n, "{n}: {}", back.reports.len());
+            // Every report, in order, with its status, ECN and arrival (to 1/1024 s).
+            let mut cursor = back.reports.iter();
+            for want in &feedback.reports {
+                let got = cursor
+                    .find(|r| (r.ssrc, r.seq) == (want.ssrc, want.seq))
+                    .unwrap_or_else(|| panic!("{n}: {want:?} missing"));
+                match (want.status, got.status) {
+                    (PacketStatus::NotReceived, PacketStatus::NotReceived) => {}
+                    (
+                        PacketStatus::Received {
+                            arrival: Some(a),
+                            ecn: e,
+                        },
+                        PacketStatus::Received {
+                            arrival: Some(b),
+                            ecn: f,
+                        },
+                    ) => {
+                        assert_eq!(e, f, "{want:?}");
+                        let off = a.as_nanos().abs_diff(b.as_nanos());
+                        assert!(off <= 1_000_000, "{want:?} came back at {b:?}");
+                    }
+                    other => panic!("{n}: status changed: {other:?}"),
+                }
+            }
+        }
     }
 
     #[test]
