@@ -37,6 +37,11 @@ pub const MAX_PEERS: usize = 16;
 const PEER_IDLE: Duration = Duration::from_secs(10);
 /// SSRCs per peer whose losses are counted.
 const MAX_TRACKED_SSRCS: usize = 8;
+/// Peers that left (went silent or were evicted) whose counters the summary keeps: a
+/// service outlives its senders, and its summary must still say what they sent. The
+/// oldest are forgotten beyond this, so a stream of short-lived sources costs bounded
+/// memory.
+pub const MAX_DEPARTED: usize = 64;
 
 /// One sender as the receiver sees it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -195,6 +200,8 @@ pub struct MediaReceiver {
     poller: Poller,
     cfg: MediaReceiverConfig,
     peers: Vec<Peer>,
+    /// The last [`MAX_DEPARTED`] peers that left, oldest first.
+    departed: std::collections::VecDeque<PeerView>,
     /// Sources not served yet, with the arrival and header of their latest packets.
     probation: Probation<(Instant, ReceivedPacket)>,
     counters: RecvCounters,
@@ -216,6 +223,7 @@ impl MediaReceiver {
             poller,
             cfg,
             peers: Vec::new(),
+            departed: std::collections::VecDeque::new(),
             probation: Probation::default(),
             counters: RecvCounters::default(),
             feedback: Vec::with_capacity(1500),
@@ -245,12 +253,31 @@ impl MediaReceiver {
 
     /// The senders served now.
     pub fn peers(&self) -> impl Iterator<Item = PeerView> + '_ {
-        self.peers.iter().map(|p| PeerView {
+        self.peers.iter().map(|p| self.view(p))
+    }
+
+    /// The senders that were served and left (silent for 10 s, or evicted), oldest
+    /// first: the last [`MAX_DEPARTED`] of them.
+    pub fn departed_peers(&self) -> impl Iterator<Item = PeerView> + '_ {
+        self.departed.iter().copied()
+    }
+
+    fn view(&self, p: &Peer) -> PeerView {
+        PeerView {
             addr: p.addr,
             feedback_to: self.cfg.feedback_to.unwrap_or(p.addr),
             ssrc: p.ssrc,
             counters: p.counters,
-        })
+        }
+    }
+
+    /// Moves peer `i` to the departed list.
+    fn depart(&mut self, i: usize) {
+        let peer = self.peers.remove(i);
+        if self.departed.len() == MAX_DEPARTED {
+            self.departed.pop_front();
+        }
+        self.departed.push_back(self.view(&peer));
     }
 
     /// The endpoint's clock.
@@ -333,7 +360,7 @@ impl MediaReceiver {
             }
             // `remove` keeps the table oldest first, so that of peers equally long
             // silent the oldest goes, as in the link emulator.
-            self.peers.remove(i);
+            self.depart(i);
             self.counters.peers_evicted += 1;
         }
         // Validated in `new`, so this does not fail.
@@ -361,10 +388,14 @@ impl MediaReceiver {
 
     fn expire(&mut self, now: Instant) {
         self.probation.expire(now);
-        let before = self.peers.len();
-        self.peers
-            .retain(|p| now.saturating_duration_since(p.last_seen) < PEER_IDLE);
-        self.counters.peers_expired += (before - self.peers.len()) as u64;
+        while let Some(i) = self
+            .peers
+            .iter()
+            .position(|p| now.saturating_duration_since(p.last_seen) >= PEER_IDLE)
+        {
+            self.depart(i);
+            self.counters.peers_expired += 1;
+        }
     }
 
     fn send_feedback(&mut self, now: Instant, i: usize) {

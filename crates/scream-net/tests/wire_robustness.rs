@@ -309,6 +309,12 @@ fn restarted_sender_is_a_new_peer_and_the_old_one_expires() {
     assert_eq!(c.peers_expired, 1);
     assert_eq!(left, [SECOND]);
     assert_eq!(c.peers_evicted, 0);
+    // The first sender left the table but not the record: its counters are kept for
+    // the summary, as they were when it fell silent.
+    let departed: Vec<_> = rx.departed_peers().collect();
+    assert_eq!(departed.len(), 1, "{departed:?}");
+    assert_eq!((departed[0].ssrc, departed[0].addr), (SSRC, first_addr));
+    assert_eq!(departed[0].counters.packets, packets_of(last, SSRC));
 }
 
 /// A receiver that restarts on the same port has a new clock: its report times start

@@ -108,10 +108,14 @@ pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
         .map_err(|e| format!("the receiver stopped: {e}"))?;
     let stopped_by = super::ended(end, last_t);
     let c = rx.counters();
-    let peers: Vec<serde_json::Value> = rx
-        .peers()
-        .map(|p| {
+    // Every sender of the run: those that left first (oldest first), then those still
+    // served, each saying which.
+    let departed = rx.departed_peers().map(|p| (p, false));
+    let peers: Vec<serde_json::Value> = departed
+        .chain(rx.peers().map(|p| (p, true)))
+        .map(|(p, active)| {
             serde_json::json!({
+                "active": active,
                 "from": p.addr.to_string(),
                 "feedback_to": p.feedback_to.to_string(),
                 "ssrc": p.ssrc,
