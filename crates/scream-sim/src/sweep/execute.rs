@@ -131,8 +131,10 @@ fn run_one(
     let error = match &outcome {
         Ok((scenario, result)) => {
             cells.extend(["ok".to_owned(), String::new()]);
+            let measured = measure::Measured::new(scenario, result);
             cells.extend(plan.metric_columns.iter().map(|c| {
-                measure::measure(c.metric, scenario, result, c.flow)
+                measured
+                    .value(c.metric, c.flow)
                     .map_or_else(String::new, number)
             }));
             if options.keep_runs {
