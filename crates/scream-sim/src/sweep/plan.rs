@@ -8,7 +8,7 @@ use super::columns::{ID_COLUMNS, Metric, RUN_COLUMNS, TIMING_COLUMNS};
 use super::design::{self, PointSpec};
 use super::spec::{RawDesign, RawSpec, Seeds};
 use crate::Scenario;
-use crate::scenario::load::{Document, Override, ScenarioError, load_str};
+use crate::scenario::load::{Document, Override, ScenarioError, load_checked_str};
 
 mod axes;
 mod bases;
@@ -68,10 +68,11 @@ pub struct Base {
 }
 
 impl Base {
-    /// The scenario of this base with `extra` overrides applied after its own.
+    /// The scenario of this base with `extra` overrides applied after its own, checked
+    /// as a whole: a value out of range names the override that set it.
     pub(super) fn load(&self, extra: &[Override]) -> Result<Scenario, ScenarioError> {
         let all: Vec<Override> = self.set.iter().chain(extra).cloned().collect();
-        load_str(&self.text, &self.origin, self.base_dir.as_deref(), &all)
+        load_checked_str(&self.text, &self.origin, self.base_dir.as_deref(), &all)
     }
 }
 
