@@ -122,7 +122,7 @@ pub(super) fn open(
         let mut text = serde_json::to_string_pretty(&state)
             .map_err(|e| io_error(&state_path)(std::io::Error::other(e)))?;
         text.push('\n');
-        std::fs::write(&state_path, text).map_err(io_error(&state_path))?;
+        crate::output::write_atomic(&state_path, text).map_err(io_error(&state_path))?;
     }
     let done = if results_path.exists() {
         read_done(&results_path, &columns)?
