@@ -116,3 +116,67 @@ fn dry_run_prints_the_plan_without_running() {
     assert!(out.contains("parameter link.capacity_mbps"), "{out}");
     assert!(!dir.path().join("out").exists());
 }
+
+#[test]
+fn a_second_sweep_into_a_busy_folder_is_refused_and_a_killed_sweep_frees_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Enough runs that the first sweep is still going when the second starts.
+    let long = SPEC
+        .replace("seeds = 2", "seeds = 50")
+        .replace("duration_s=0.5", "duration_s=5");
+    std::fs::write(dir.path().join("long.toml"), long).expect("spec");
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_scream"))
+        .args(["sweep", "long.toml", "--jobs", "1", "--out", "shared"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the first sweep starts");
+    // results.csv appears once the first sweep holds the folder.
+    let results = dir.path().join("shared").join("results.csv");
+    for _ in 0..600 {
+        if results.is_file() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(results.is_file(), "the first sweep never started");
+    let second = scream(
+        &["sweep", "long.toml", "--jobs", "1", "--out", "shared"],
+        dir.path(),
+    );
+    let still_running = first.try_wait().expect("status").is_none();
+    first.kill().expect("killed");
+    first.wait().expect("reaped");
+    assert!(
+        still_running,
+        "the first sweep ended before the second started"
+    );
+    assert_eq!(second.status.code(), Some(1));
+    let err = stderr(&second);
+    assert!(
+        err.starts_with("error: shared is in use by another sweep, which holds the lock"),
+        "{err}"
+    );
+    // The killed sweep's lock went with its process: the next sweep into the folder
+    // gets it at once.
+    std::fs::write(dir.path().join("tiny.toml"), SPEC).expect("spec");
+    let third = scream(
+        &[
+            "sweep",
+            "tiny.toml",
+            "--jobs",
+            "2",
+            "--out",
+            "shared",
+            "--fresh",
+        ],
+        dir.path(),
+    );
+    assert!(third.status.success(), "{}", stderr(&third));
+    assert!(
+        stdout(&third).contains("16 runs; 16 run now"),
+        "{}",
+        stdout(&third)
+    );
+}

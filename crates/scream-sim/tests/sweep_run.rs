@@ -269,3 +269,34 @@ fn kept_runs_have_their_output_folder() {
     let manifest = std::fs::read_to_string(run_dir.join("manifest.json")).expect("manifest");
     assert!(manifest.contains("link.capacity_mbps=8"), "{manifest}");
 }
+
+#[test]
+fn a_sweep_into_a_folder_another_sweep_holds_is_refused_and_touches_nothing() {
+    let dir = TempDir::new("locked");
+    let p = plan(SPEC);
+    sweep(&p, &dir.0, 1, false).expect("first sweep");
+    let before = std::fs::read(dir.0.join(sweep::RESULTS_CSV)).expect("read");
+    let held = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.0.join(sweep::LOCK_FILE))
+        .expect("the lock file stays");
+    fs4::FileExt::try_lock(&held).expect("no sweep holds it now");
+    match sweep(&p, &dir.0, 1, true) {
+        Err(e @ SweepError::Busy { .. }) => {
+            let message = e.to_string();
+            assert!(
+                message.starts_with(&format!("{} is in use by another sweep", dir.0.display())),
+                "{message}"
+            );
+        }
+        other => panic!("not refused: {other:?}"),
+    }
+    assert_eq!(
+        std::fs::read(dir.0.join(sweep::RESULTS_CSV)).expect("read"),
+        before,
+        "--fresh removed nothing while the folder was held"
+    );
+    drop(held);
+    let o = sweep(&p, &dir.0, 1, false).expect("free again");
+    assert_eq!(o.already_done, 6);
+}

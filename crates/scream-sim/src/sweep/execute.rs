@@ -39,6 +39,8 @@ pub(super) fn run(plan: &Plan, options: &Options<'_>) -> Result<Outcome, SweepEr
         .filter(|r| !store.done.contains(&plan.run_id(r)))
         .collect();
     let already_done = plan.runs().len() - to_do.len();
+    // Released when this function returns, whatever it returns.
+    let _lock = store.lock;
     let shared = Mutex::new(Shared {
         writer: store.writer,
         done: 0,

@@ -16,6 +16,7 @@ pub mod builtin;
 mod columns;
 mod design;
 mod execute;
+mod lock;
 mod measure;
 mod plan;
 mod spec;
@@ -27,6 +28,7 @@ pub use columns::{
     Better, Column, ID_COLUMNS, METRICS, Metric, RUN_COLUMNS, Scope, TIMING_COLUMNS,
     metric_of_column,
 };
+pub use lock::LOCK_FILE;
 pub use plan::{Base, DesignKind, MAX_RUNS, Plan, PlannedRun, Point};
 pub use store::{RESULTS_CSV, RUNS_DIR, SWEEP_JSON};
 
@@ -58,6 +60,19 @@ pub enum SweepError {
     /// The output folder holds results that this spec must not be mixed with.
     #[error("{0}")]
     Resume(String),
+    /// Another sweep is writing into the output folder.
+    #[error(
+        "{} is in use by another sweep, which holds the lock {}: wait for it to finish, or \
+         give another --out folder",
+        dir.display(),
+        lock.display()
+    )]
+    Busy {
+        /// The output folder.
+        dir: PathBuf,
+        /// Its lock file.
+        lock: PathBuf,
+    },
 }
 
 /// Wall-clock time, supplied by the caller (the simulator never reads a clock).

@@ -9,6 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::lock::FolderLock;
 use super::{Plan, SweepError};
 use crate::manifest::Toolkit;
 
@@ -46,6 +47,8 @@ struct StateIn {
 pub(super) struct Store {
     pub(super) done: BTreeSet<String>,
     pub(super) writer: csv::Writer<File>,
+    /// Held until the sweep ends.
+    pub(super) lock: FolderLock,
 }
 
 impl std::fmt::Debug for Store {
@@ -63,8 +66,8 @@ fn io_error(path: &Path) -> impl Fn(std::io::Error) -> SweepError + '_ {
     }
 }
 
-/// Opens `dir` for `plan`: starts it (or, with `fresh`, starts it over), or checks that
-/// it belongs to the same plan and reads which runs are done.
+/// Opens `dir` for `plan`: takes its lock, then starts it (or, with `fresh`, starts it
+/// over), or checks that it belongs to the same plan and reads which runs are done.
 pub(super) fn open(
     dir: &Path,
     plan: &Plan,
@@ -73,6 +76,8 @@ pub(super) fn open(
     now_unix_s: f64,
 ) -> Result<Store, SweepError> {
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    // Before anything is read or removed: another sweep may be writing here.
+    let lock = FolderLock::take(dir)?;
     let state_path = dir.join(SWEEP_JSON);
     let results_path = dir.join(RESULTS_CSV);
     if fresh {
@@ -141,7 +146,7 @@ pub(super) fn open(
     let writer = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(file);
-    Ok(Store { done, writer })
+    Ok(Store { done, writer, lock })
 }
 
 fn remove_if_present(
