@@ -180,3 +180,41 @@ fn a_second_sweep_into_a_busy_folder_is_refused_and_a_killed_sweep_frees_it() {
         stdout(&third)
     );
 }
+
+#[test]
+fn a_damaged_results_file_is_named_by_report_and_repaired_by_the_next_sweep() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("tiny.toml"), SPEC).expect("spec");
+    let run = scream(&["sweep", "tiny.toml", "--out", "d"], dir.path());
+    assert!(run.status.success(), "{}", stderr(&run));
+    let path = dir.path().join("d").join("results.csv");
+    let text = std::fs::read_to_string(&path).expect("results");
+    let mut lines: Vec<&str> = text.lines().collect();
+    let damaged = lines[3].replacen(",ok,", ",ok,oops,", 1);
+    lines[3] = &damaged;
+    std::fs::write(&path, format!("{}\n", lines.join("\n"))).expect("damaged");
+    let report = scream(&["report", "d/results.csv"], dir.path());
+    assert_eq!(report.status.code(), Some(1));
+    assert!(
+        stderr(&report).starts_with("error: d/results.csv: line 4: "),
+        "{}",
+        stderr(&report)
+    );
+    let resumed = scream(&["sweep", "tiny.toml", "--out", "d"], dir.path());
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let note = stderr(&resumed);
+    assert!(
+        note.contains(
+            "d/results.csv: 1 damaged line moved to d/results.rejected.csv, and its run was run \
+             again (line 4: "
+        ),
+        "{note}"
+    );
+    assert!(
+        stdout(&resumed).contains("1 run now, 15 already"),
+        "{}",
+        stdout(&resumed)
+    );
+    let report = scream(&["report", "d/results.csv"], dir.path());
+    assert!(report.status.success(), "{}", stderr(&report));
+}

@@ -93,6 +93,7 @@ pub(super) fn run(plan: &Plan, options: &Options<'_>) -> Result<Outcome, SweepEr
         errors: s.errors,
         first_errors: s.first_errors,
         results,
+        set_aside: store.set_aside,
         wall_time_s: options.clock.now_unix_s() - started,
         run_time_s: s.run_time_s,
     })

@@ -19,6 +19,8 @@ mod execute;
 mod lock;
 mod measure;
 mod plan;
+mod resume;
+pub(crate) mod rows;
 mod spec;
 mod store;
 
@@ -30,6 +32,7 @@ pub use columns::{
 };
 pub use lock::LOCK_FILE;
 pub use plan::{Base, DesignKind, MAX_RUNS, Plan, PlannedRun, Point};
+pub use resume::{REJECTED_CSV, SetAside};
 pub use store::{RESULTS_CSV, RUNS_DIR, SWEEP_JSON};
 
 use crate::manifest::Toolkit;
@@ -139,6 +142,9 @@ pub struct Outcome {
     pub first_errors: Vec<(String, String)>,
     /// The results file.
     pub results: PathBuf,
+    /// Lines of results.csv that this call found damaged and moved aside before it
+    /// resumed (their runs were run again).
+    pub set_aside: Option<SetAside>,
     /// Wall time of this call, s.
     pub wall_time_s: f64,
     /// Sum of the wall times of the runs done, s (on `jobs` threads, about `jobs`

@@ -10,6 +10,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::lock::FolderLock;
+use super::resume::{self, SetAside};
 use super::{Plan, SweepError};
 use crate::manifest::Toolkit;
 
@@ -47,6 +48,8 @@ struct StateIn {
 pub(super) struct Store {
     pub(super) done: BTreeSet<String>,
     pub(super) writer: csv::Writer<File>,
+    /// Lines of an earlier call that were moved aside.
+    pub(super) set_aside: Option<SetAside>,
     /// Held until the sweep ends.
     pub(super) lock: FolderLock,
 }
@@ -129,15 +132,15 @@ pub(super) fn open(
         text.push('\n');
         crate::output::write_atomic(&state_path, text).map_err(io_error(&state_path))?;
     }
-    let done = if results_path.exists() {
-        read_done(&results_path, &columns)?
+    let (done, set_aside) = if results_path.exists() {
+        read_done(&results_path, plan, &columns)?
     } else {
         let mut w =
             csv::Writer::from_path(&results_path).map_err(|e| io_error(&results_path)(e.into()))?;
         w.write_record(&columns)
             .and_then(|()| w.flush().map_err(csv::Error::from))
             .map_err(|e| io_error(&results_path)(e.into()))?;
-        BTreeSet::new()
+        (BTreeSet::new(), None)
     };
     let file = OpenOptions::new()
         .append(true)
@@ -146,7 +149,12 @@ pub(super) fn open(
     let writer = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(file);
-    Ok(Store { done, writer, lock })
+    Ok(Store {
+        done,
+        writer,
+        set_aside,
+        lock,
+    })
 }
 
 fn remove_if_present(
@@ -159,10 +167,14 @@ fn remove_if_present(
     }
 }
 
-/// The run ids of the complete rows of an existing results file. A last line without
-/// its newline is what a killed sweep leaves mid-write: it is cut off, and its run runs
-/// again.
-fn read_done(path: &Path, columns: &[String]) -> Result<BTreeSet<String>, SweepError> {
+/// The run ids of the complete rows of an existing results file, after moving its bad
+/// rows aside ([`resume::verify`]). A last line without its newline is what a killed
+/// sweep leaves mid-write: it is cut off, and its run runs again.
+fn read_done(
+    path: &Path,
+    plan: &Plan,
+    columns: &[String],
+) -> Result<(BTreeSet<String>, Option<SetAside>), SweepError> {
     let fail = io_error(path);
     let mut file = OpenOptions::new()
         .read(true)
@@ -183,8 +195,9 @@ fn read_done(path: &Path, columns: &[String]) -> Result<BTreeSet<String>, SweepE
         w.write_record(columns)
             .and_then(|()| w.flush().map_err(csv::Error::from))
             .map_err(|e| fail(e.into()))?;
-        return Ok(BTreeSet::new());
+        return Ok((BTreeSet::new(), None));
     }
+    drop(file);
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .from_reader(bytes.as_slice());
@@ -201,13 +214,6 @@ fn read_done(path: &Path, columns: &[String]) -> Result<BTreeSet<String>, SweepE
             path.display()
         )));
     }
-    let mut done = BTreeSet::new();
-    for record in reader.records() {
-        // A malformed row (edited by hand) does not count as done; its run runs again.
-        let Ok(record) = record else { continue };
-        if record.len() == columns.len() {
-            done.insert(record[0].to_owned());
-        }
-    }
-    Ok(done)
+    let existing = resume::verify(path, &bytes, plan, columns)?;
+    Ok((existing.done.into_keys().collect(), existing.set_aside))
 }
