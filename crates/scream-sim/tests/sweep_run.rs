@@ -333,6 +333,9 @@ fn damaged_rows_are_moved_aside_and_their_runs_run_again() {
     scream_sim::study::Results::read(&path).expect("the report reads it");
     let o = sweep(&p, &dir.0, 1, false).expect("third call");
     assert_eq!((o.already_done, o.ran, o.set_aside), (6, 0, None));
+    // Starting over discards the set-aside lines with the results they came from.
+    sweep(&p, &dir.0, 1, true).expect("fresh");
+    assert!(!dir.0.join(sweep::REJECTED_CSV).exists());
 }
 
 #[test]

@@ -7,7 +7,8 @@
 //! overrides, seed) and may run on any thread or machine. [`run`] runs the plan's
 //! runs on several threads, appending one flushed row per finished run, and on a
 //! second call skips the runs whose row is there: a killed sweep resumes, losing only
-//! the runs that were in progress.
+//! the runs that were in progress. One sweep at a time writes into a folder (`lock`),
+//! and a resume checks the rows it finds, moving damaged ones aside (`resume`).
 //!
 //! The simulator reads no clock; the caller passes one ([`Clock`]) for the wall time
 //! of each run.

@@ -10,7 +10,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::lock::FolderLock;
-use super::resume::{self, SetAside};
+use super::resume::{self, REJECTED_CSV, SetAside};
 use super::{Plan, SweepError};
 use crate::manifest::Toolkit;
 
@@ -84,8 +84,10 @@ pub(super) fn open(
     let state_path = dir.join(SWEEP_JSON);
     let results_path = dir.join(RESULTS_CSV);
     if fresh {
-        // Only what a sweep writes: the folder may hold the user's own files.
-        for path in [&results_path, &state_path] {
+        // Only what a sweep writes: the folder may hold the user's own files. The lock
+        // file stays (see `lock`).
+        let rejected = dir.join(REJECTED_CSV);
+        for path in [&results_path, &state_path, &rejected] {
             remove_if_present(path, |p| std::fs::remove_file(p))?;
         }
         remove_if_present(&dir.join(RUNS_DIR), |p| std::fs::remove_dir_all(p))?;
