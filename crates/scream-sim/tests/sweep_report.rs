@@ -140,8 +140,7 @@ fn a_damaged_row_or_a_run_twice_is_refused_naming_the_line() {
     );
     assert_eq!(
         refused(&[good, "x/p1/s1,x,1,,,1,2,1,ok,,3,1,0.1", good]),
-        "r.csv: line 4: run x/p0/s1 is also on line 2; a run has one row (were two sweeps \
-         writing into one folder?)"
+        "r.csv: line 4: run x/p0/s1 is also on line 2; a run has one row"
     );
     assert!(refused(&["x/p0/s1,x,0,,,1,2,1,maybe,,3,1,0.1"]).starts_with("r.csv: line 2: status"));
     // The last row without its newline is being written: left out and counted.

@@ -78,9 +78,11 @@ fn check_count(key: &str, n: usize, what: &str) -> Check {
 }
 
 /// Most flows of a scenario. Each flow costs its sender, receiver and source, with its
-/// own copy of its frame-size trace: about 55 kB and 4 ms of setup on the development
-/// machine (20,000 flows took 1.1 GB and 76 s before the first packet). 10^4 is far
-/// beyond the published studies (a few flows) and keeps the setup under a minute.
+/// own parsed copy of its frame-size trace, and its share of the summary: about 1 ms
+/// and 42 kB before and after the simulated time itself (20,000 flows over 20 ms took
+/// 20 s and 840 MB on the development machine; the time grows linearly with the
+/// flows). 10^4 is far beyond the published studies (a few flows) and keeps that
+/// overhead near ten seconds.
 pub const MAX_FLOWS: usize = 10_000;
 /// Most links of a scenario. A path crosses at most 255 of them; each direction keeps
 /// its own queue, statistics and a links.csv row per sample.

@@ -106,8 +106,7 @@ impl Results {
             let cell = |i: usize| record[i].trim();
             if let Some(first) = seen.insert(cell(layout.run_id).to_owned(), line) {
                 return Err(bad(format!(
-                    "line {line}: run {} is also on line {first}; a run has one row \
-                     (were two sweeps writing into one folder?)",
+                    "line {line}: run {} is also on line {first}; a run has one row",
                     cell(layout.run_id)
                 )));
             }
