@@ -249,16 +249,16 @@ pub(crate) fn table(summary: &Value, out_dir: &Path) -> String {
 pub(crate) mod engine {
     use scream_sim::log::{LogOptions, LogReport};
     use scream_sim::output::folder::RunDefinition;
-    use scream_sim::scenario::load::{Override, load_named};
+    use scream_sim::scenario::load::{Override, load_checked};
     use scream_sim::{RunResult, Scenario};
 
     use super::{Outcome, SimArgs};
 
     /// Loads and validates a scenario: file path or built-in name, with overrides.
     pub(crate) fn load(scenario: &str, overrides: &[Override]) -> Result<Scenario, String> {
-        let loaded: Scenario = load_named(scenario, overrides).map_err(|e| e.to_string())?;
-        loaded.validate().map_err(|e| format!("{scenario}: {e}"))?;
-        Ok(loaded)
+        // Checked as a whole here, so that a value out of range names the line of its
+        // key or the --set that wrote it.
+        load_checked(scenario, overrides).map_err(|e| e.to_string())
     }
 
     /// Runs a loaded scenario and stamps the wall-clock time it took (the simulator

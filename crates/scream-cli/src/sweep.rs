@@ -86,6 +86,9 @@ pub(crate) fn main(args: &SweepArgs) -> Result<String, String> {
         bar.finish();
     }
     let outcome = outcome.map_err(|e| e.to_string())?;
+    if let Some(aside) = &outcome.set_aside {
+        crate::warn(&set_aside_note(aside, &outcome.results));
+    }
     if outcome.errors > 0 {
         crate::warn(&format!(
             "{} of {} runs failed; their rows have status `error` and the reason in `error`",
@@ -107,6 +110,35 @@ fn load_plan(spec: &Path) -> Result<Plan, String> {
         let names: Vec<&str> = sweep::builtin::STUDIES.iter().map(|s| s.name).collect();
         format!("{e} (built-in studies: {})", names.join(", "))
     })
+}
+
+/// Lines shown of a repaired results file.
+const SET_ASIDE_SHOWN: usize = 5;
+
+/// What a resume did to a damaged results file, in one line.
+fn set_aside_note(aside: &sweep::SetAside, results: &Path) -> String {
+    let n = aside.lines.len();
+    let mut reasons: Vec<String> = aside
+        .lines
+        .iter()
+        .take(SET_ASIDE_SHOWN)
+        .map(|(line, why)| format!("line {line}: {why}"))
+        .collect();
+    if n > SET_ASIDE_SHOWN {
+        reasons.push(format!("and {} more", n - SET_ASIDE_SHOWN));
+    }
+    format!(
+        "{}: {n} damaged {} moved to {}, and {} run again ({})",
+        results.display(),
+        if n == 1 { "line" } else { "lines" },
+        aside.file.display(),
+        if n == 1 {
+            "its run was"
+        } else {
+            "their runs were"
+        },
+        reasons.join("; ")
+    )
 }
 
 /// The closing lines: what ran, how fast, where the results are.

@@ -104,6 +104,39 @@ fn set_with_an_unknown_key_is_an_error() {
 }
 
 #[test]
+fn a_value_out_of_range_from_set_is_blamed_on_the_set_not_the_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("mine.toml"),
+        "duration_s = 20\n[link]\ncapacity_mbps = -3\n[[flows]]\n",
+    )
+    .expect("written");
+    let o = scream(
+        &[
+            "sim",
+            "ericsson-default",
+            "--set",
+            "duration_s=0",
+            "--no-plots",
+        ],
+        dir.path(),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "error: --set duration_s=0: duration_s must be in (0, 1e6] s (is 0)"
+    );
+    // A value the file holds is placed at its line.
+    let o = scream(&["sim", "mine.toml", "--no-plots"], dir.path());
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error: mine.toml:3: link.capacity_mbps must be in"),
+        "{err}"
+    );
+}
+
+#[test]
 fn sim_json_writes_summary_with_the_documented_keys() {
     let dir = tempfile::tempdir().expect("temp dir");
     let o = scream(

@@ -116,3 +116,105 @@ fn dry_run_prints_the_plan_without_running() {
     assert!(out.contains("parameter link.capacity_mbps"), "{out}");
     assert!(!dir.path().join("out").exists());
 }
+
+#[test]
+fn a_second_sweep_into_a_busy_folder_is_refused_and_a_killed_sweep_frees_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Enough runs that the first sweep is still going when the second starts.
+    let long = SPEC
+        .replace("seeds = 2", "seeds = 50")
+        .replace("duration_s=0.5", "duration_s=5");
+    std::fs::write(dir.path().join("long.toml"), long).expect("spec");
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_scream"))
+        .args(["sweep", "long.toml", "--jobs", "1", "--out", "shared"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the first sweep starts");
+    // results.csv appears once the first sweep holds the folder.
+    let results = dir.path().join("shared").join("results.csv");
+    for _ in 0..600 {
+        if results.is_file() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(results.is_file(), "the first sweep never started");
+    let second = scream(
+        &["sweep", "long.toml", "--jobs", "1", "--out", "shared"],
+        dir.path(),
+    );
+    let still_running = first.try_wait().expect("status").is_none();
+    first.kill().expect("killed");
+    first.wait().expect("reaped");
+    assert!(
+        still_running,
+        "the first sweep ended before the second started"
+    );
+    assert_eq!(second.status.code(), Some(1));
+    let err = stderr(&second);
+    assert!(
+        err.starts_with("error: shared is in use by another sweep, which holds the lock"),
+        "{err}"
+    );
+    // The killed sweep's lock went with its process: the next sweep into the folder
+    // gets it at once.
+    std::fs::write(dir.path().join("tiny.toml"), SPEC).expect("spec");
+    let third = scream(
+        &[
+            "sweep",
+            "tiny.toml",
+            "--jobs",
+            "2",
+            "--out",
+            "shared",
+            "--fresh",
+        ],
+        dir.path(),
+    );
+    assert!(third.status.success(), "{}", stderr(&third));
+    assert!(
+        stdout(&third).contains("16 runs; 16 run now"),
+        "{}",
+        stdout(&third)
+    );
+}
+
+#[test]
+fn a_damaged_results_file_is_named_by_report_and_repaired_by_the_next_sweep() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("tiny.toml"), SPEC).expect("spec");
+    let run = scream(&["sweep", "tiny.toml", "--out", "d"], dir.path());
+    assert!(run.status.success(), "{}", stderr(&run));
+    let path = dir.path().join("d").join("results.csv");
+    let text = std::fs::read_to_string(&path).expect("results");
+    let mut lines: Vec<&str> = text.lines().collect();
+    let damaged = lines[3].replacen(",ok,", ",ok,oops,", 1);
+    lines[3] = &damaged;
+    std::fs::write(&path, format!("{}\n", lines.join("\n"))).expect("damaged");
+    let report = scream(&["report", "d/results.csv"], dir.path());
+    assert_eq!(report.status.code(), Some(1));
+    assert!(
+        stderr(&report).starts_with("error: d/results.csv: line 4: "),
+        "{}",
+        stderr(&report)
+    );
+    let resumed = scream(&["sweep", "tiny.toml", "--out", "d"], dir.path());
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let note = stderr(&resumed);
+    assert!(
+        note.contains(
+            "d/results.csv: 1 damaged line moved to d/results.rejected.csv, and its run was run \
+             again (line 4: "
+        ),
+        "{note}"
+    );
+    assert!(
+        stdout(&resumed).contains("1 run now, 15 already"),
+        "{}",
+        stdout(&resumed)
+    );
+    let report = scream(&["report", "d/results.csv"], dir.path());
+    assert!(report.status.success(), "{}", stderr(&report));
+}

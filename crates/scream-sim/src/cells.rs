@@ -71,7 +71,7 @@ pub(crate) fn run_or_reuse<M: Serialize + DeserializeOwned>(
     let record = Record { key, outcome };
     let mut text = serde_json::to_string_pretty(&record).map_err(std::io::Error::other)?;
     text.push('\n');
-    std::fs::write(&record_path, text)?;
+    crate::output::write_atomic(&record_path, text)?;
     Ok((record.outcome, false))
 }
 

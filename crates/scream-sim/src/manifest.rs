@@ -110,7 +110,7 @@ pub fn write_manifest(manifest: &Manifest, dir: &Path) -> io::Result<PathBuf> {
         manifest.files.push(MANIFEST_JSON.to_owned());
     }
     let path = dir.join(MANIFEST_JSON);
-    std::fs::write(&path, manifest_json(&manifest)?)?;
+    crate::output::write_atomic(&path, manifest_json(&manifest)?)?;
     Ok(path)
 }
 
@@ -140,6 +140,6 @@ pub fn write_matrix_manifest(manifest: &MatrixManifest, dir: &Path) -> io::Resul
     let mut text = serde_json::to_vec_pretty(manifest).map_err(io::Error::other)?;
     text.push(b'\n');
     let path = dir.join(MANIFEST_JSON);
-    std::fs::write(&path, text)?;
+    crate::output::write_atomic(&path, text)?;
     Ok(path)
 }

@@ -4,10 +4,12 @@
 //! sampling instant). docs/outputs.md documents every key and column. [`folder`] decides
 //! whether a run may write into a folder at all.
 
+mod atomic;
 mod files;
 pub mod folder;
 mod summary_csv;
 
+pub use atomic::{write_atomic, write_atomic_with};
 pub use files::{
     LINKS_CSV, LINKS_SUMMARY_CSV, LOG_FILES, MANIFEST_JSON, OUTPUT_FILES, SUMMARY_CSV,
     SUMMARY_JSON, TIMESERIES_CSV, remove_previous_outputs, remove_previous_results,
@@ -100,14 +102,15 @@ pub fn timeseries_csv(samples: &[Sample]) -> io::Result<String> {
 }
 
 fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> io::Result<()> {
-    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
-    let mut w = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(file);
-    for r in rows {
-        w.serialize(r).map_err(io::Error::other)?;
-    }
-    w.flush()
+    write_atomic_with(path, |file| {
+        let mut w = csv::WriterBuilder::new()
+            .terminator(csv::Terminator::Any(b'\n'))
+            .from_writer(file);
+        for r in rows {
+            w.serialize(r).map_err(io::Error::other)?;
+        }
+        w.flush()
+    })
 }
 
 /// summary.csv and links_summary.csv text: summary.json's numbers as flat tables.
@@ -138,7 +141,7 @@ pub fn write_outputs(result: &RunResult, dir: &Path) -> io::Result<Vec<PathBuf>>
     let mut written = Vec::with_capacity(files.len() + 2);
     for (name, bytes) in files {
         let path = dir.join(name);
-        std::fs::write(&path, bytes)?;
+        write_atomic(&path, bytes)?;
         written.push(path);
     }
     let timeseries = dir.join(TIMESERIES_CSV);

@@ -1,6 +1,8 @@
 //! Turning a finished [`World`] into a [`Summary`].
 
-use crate::metrics::{DelayHistogram, FrameTracker, Sample, StreamMetrics, distribution, mean};
+use crate::metrics::{
+    DelayHistogram, FrameTracker, Sample, StreamMetrics, distribution, mean, rows_by_flow,
+};
 use crate::scenario::Scenario;
 use crate::summary::{
     CountOf, FeedbackSummary, FlowSummary, FrameCounts, LinkSummary, Mean, StreamSummary, Summary,
@@ -80,18 +82,17 @@ pub fn summarize(world: &mut World, scenario: &Scenario, seed: u64) -> Summary {
     let duration = world.end.as_secs_f64();
     let links = links(world);
     let world = &*world;
+    let rows = rows_by_flow(&world.samples, world.flows.len());
     let flows = world
         .flows
         .iter()
+        .zip(&rows)
         .enumerate()
-        .map(|(i, f)| {
+        .map(|(i, (f, rows))| {
             let (start_s, stop_s) = (f.start.as_secs_f64(), f.stop.as_secs_f64());
             let active = |g: Option<u32>| {
-                world.samples.iter().filter(move |s| {
-                    s.flow_index == i as u32
-                        && g.is_none_or(|g| s.stream_index == g)
-                        && s.t_s > start_s
-                        && s.t_s <= stop_s
+                rows.iter().copied().filter(move |s| {
+                    g.is_none_or(|g| s.stream_index == g) && s.t_s > start_s && s.t_s <= stop_s
                 })
             };
             // Flow-level columns repeat in every stream's row: read the first stream's.

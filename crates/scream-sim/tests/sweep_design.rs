@@ -365,3 +365,65 @@ fn absurd_sizes_are_refused_with_the_limit() {
     );
     assert!(e.contains("steps must be"), "{e}");
 }
+
+#[test]
+fn a_design_key_its_kind_does_not_take_is_refused_with_the_keys_it_takes() {
+    let head = "[[base]]\nscenario = \"paper-step-v2\"\n[[axis]]\nkey = \"link.capacity_mbps\"\n";
+    for kind in ["factorial", "one-at-a-time"] {
+        let e = refused(&format!(
+            "{head}values = [5, 10]\n[design]\nkind = \"{kind}\"\nsamples = 8\n"
+        ));
+        assert_eq!(
+            e,
+            format!(
+                "spec.toml:8: unknown key \"samples\" in [design]: a {kind} design takes only \
+                 kind (samples belongs to the latin-hypercube and random designs)"
+            )
+        );
+    }
+    let e = refused(
+        "[[base]]\nscenario = \"paper-step-v2\"\n[design]\nkind = \"list\"\nseed = 3\n\
+         [[point]]\nset = [\"link.capacity_mbps=5\"]\n",
+    );
+    assert!(
+        e.starts_with(
+            "spec.toml:5: unknown key \"seed\" in [design]: a list design takes only kind"
+        ),
+        "{e}"
+    );
+    // A key no design takes gets the nearest one, as any other spec key.
+    let e = refused(&format!(
+        "{head}values = [5, 10]\n[design]\nkind = \"factorial\"\nsampels = 8\n"
+    ));
+    assert!(
+        e.starts_with("spec.toml:8: unknown key \"sampels\" in [design] (did you mean samples?)"),
+        "{e}"
+    );
+    let e = refused(&format!(
+        "{head}range = [5, 10]\n[design]\nkind = \"random\"\n"
+    ));
+    assert!(
+        e.starts_with("spec.toml:6: missing key \"samples\" in [design]")
+            && e.contains("kind, samples, seed"),
+        "{e}"
+    );
+    // The sampled designs still take both of their keys.
+    let p = plan(&format!(
+        "{head}range = [5, 10]\n[design]\nkind = \"latin-hypercube\"\nsamples = 3\nseed = 9\n"
+    ));
+    assert_eq!(p.design, DesignKind::LatinHypercube);
+    assert_eq!(p.points().len(), 3);
+}
+
+#[test]
+fn every_design_kind_reads_back_from_its_name() {
+    for kind in DesignKind::ALL {
+        let spec = format!(
+            "[[base]]\nscenario = \"paper-step-v2\"\n[design]\nkind = \"{}\"\n",
+            kind.name()
+        );
+        // Refused for want of axes or points or samples, but never for its kind.
+        let e = refused(&spec);
+        assert!(!e.contains("unknown value"), "{}: {e}", kind.name());
+    }
+}

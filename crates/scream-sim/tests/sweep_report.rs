@@ -121,6 +121,38 @@ fn a_file_that_is_not_a_results_file_is_refused_with_the_column() {
 }
 
 #[test]
+fn a_damaged_row_or_a_run_twice_is_refused_naming_the_line() {
+    let good = "x/p0/s1,x,0,,,1,2,1,ok,,3,1,0.1";
+    let refused = |rows: &[&str]| {
+        let text = format!("{HEADER}\n{}\n", rows.join("\n"));
+        Results::parse(&text, "r.csv")
+            .expect_err("refused")
+            .to_string()
+    };
+    // A short row that is not the last is damage, not a sweep still writing.
+    assert_eq!(
+        refused(&["x/p1/s1,x,1,,", good]),
+        "r.csv: line 2: 5 cells where the header has 13"
+    );
+    assert_eq!(
+        refused(&[good, "x/p0/s2,x,0,,,1,2,1,ok,,3,1,0.1"]),
+        "r.csv: line 3: run_id is \"x/p0/s2\", but base, point and seed make it \"x/p0/s1\""
+    );
+    assert_eq!(
+        refused(&[good, "x/p1/s1,x,1,,,1,2,1,ok,,3,1,0.1", good]),
+        "r.csv: line 4: run x/p0/s1 is also on line 2; a run has one row"
+    );
+    assert!(refused(&["x/p0/s1,x,0,,,1,2,1,maybe,,3,1,0.1"]).starts_with("r.csv: line 2: status"));
+    // The last row without its newline is being written: left out and counted.
+    let r = Results::parse(
+        &format!("{HEADER}\n{good}\nx/p1/s1,x,1,,,1,2,1,ok,,3,1,0.1"),
+        "r.csv",
+    )
+    .expect("parses");
+    assert_eq!((r.rows.len(), r.incomplete_rows), (1, 1));
+}
+
+#[test]
 fn the_report_has_its_tables_and_figures() {
     let dir = std::env::temp_dir().join(format!("scream-report-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

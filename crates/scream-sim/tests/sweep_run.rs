@@ -269,3 +269,102 @@ fn kept_runs_have_their_output_folder() {
     let manifest = std::fs::read_to_string(run_dir.join("manifest.json")).expect("manifest");
     assert!(manifest.contains("link.capacity_mbps=8"), "{manifest}");
 }
+
+#[test]
+fn damaged_rows_are_moved_aside_and_their_runs_run_again() {
+    let dir = TempDir::new("damaged");
+    let p = plan(SPEC);
+    sweep(&p, &dir.0, 1, false).expect("first sweep");
+    let clean = rows(&dir.0);
+    let path = dir.0.join(sweep::RESULTS_CSV);
+    let text = std::fs::read_to_string(&path).expect("read");
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let original: Vec<String> = lines.clone();
+    // Line 2 loses a cell, line 3 gets another run id, line 4 a value its point does not
+    // set, line 5 a metric that is no number; line 6 is a copy of line 7's run.
+    lines[1] = lines[1].replacen(",,", ",", 1);
+    lines[2] = lines[2].replacen("/s", "/s9", 1);
+    let varied = p
+        .columns()
+        .iter()
+        .position(|c| c == "link.capacity_mbps")
+        .expect("column");
+    let mut cells: Vec<String> = lines[3].split(',').map(str::to_owned).collect();
+    cells[varied] = "7".to_owned();
+    lines[3] = cells.join(",");
+    let mut cells: Vec<String> = lines[4].split(',').map(str::to_owned).collect();
+    let wall = cells.len() - 1;
+    cells[wall] = "soon".to_owned();
+    lines[4] = cells.join(",");
+    lines[5] = lines[6].clone();
+    std::fs::write(&path, format!("{}\n", lines.join("\n"))).expect("damaged");
+
+    let o = sweep(&p, &dir.0, 1, false).expect("resumed");
+    let aside = o.set_aside.clone().expect("lines set aside");
+    let numbers: Vec<u64> = aside.lines.iter().map(|(n, _)| *n).collect();
+    assert_eq!(numbers, [2, 3, 4, 5, 7], "{aside:?}");
+    let why = |n: u64| &aside.lines.iter().find(|(l, _)| *l == n).expect("listed").1;
+    assert!(why(2).contains("cells where the header has"), "{}", why(2));
+    assert!(why(3).starts_with("run_id is"), "{}", why(3));
+    assert!(why(4).contains("but point"), "{}", why(4));
+    assert!(why(5).contains("wall_time_s"), "{}", why(5));
+    assert!(why(7).contains("is also on line 6"), "{}", why(7));
+    // Only line 6 stays (a good row, if of line 7's run): the runs of lines 2 to 6
+    // run again.
+    assert_eq!((o.already_done, o.ran), (1, 5));
+    assert_eq!(aside.file, dir.0.join(sweep::REJECTED_CSV));
+    let rejected = std::fs::read_to_string(&aside.file).expect("rejected file");
+    let kept: Vec<&str> = rejected.lines().collect();
+    assert_eq!(kept[0], original[0], "starts with the header");
+    assert_eq!(
+        kept[1..],
+        [&lines[1], &lines[2], &lines[3], &lines[4], &lines[6]]
+    );
+    // results.csv is whole again: each run once, as an undamaged sweep wrote it.
+    let strip = |rs: Vec<std::collections::BTreeMap<String, String>>| {
+        rs.into_iter()
+            .map(|mut r| {
+                r.remove("wall_time_s");
+                r
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(rows(&dir.0)), strip(clean));
+    scream_sim::study::Results::read(&path).expect("the report reads it");
+    let o = sweep(&p, &dir.0, 1, false).expect("third call");
+    assert_eq!((o.already_done, o.ran, o.set_aside), (6, 0, None));
+    // Starting over discards the set-aside lines with the results they came from.
+    sweep(&p, &dir.0, 1, true).expect("fresh");
+    assert!(!dir.0.join(sweep::REJECTED_CSV).exists());
+}
+
+#[test]
+fn a_sweep_into_a_folder_another_sweep_holds_is_refused_and_touches_nothing() {
+    let dir = TempDir::new("locked");
+    let p = plan(SPEC);
+    sweep(&p, &dir.0, 1, false).expect("first sweep");
+    let before = std::fs::read(dir.0.join(sweep::RESULTS_CSV)).expect("read");
+    let held = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.0.join(sweep::LOCK_FILE))
+        .expect("the lock file stays");
+    fs4::FileExt::try_lock(&held).expect("no sweep holds it now");
+    match sweep(&p, &dir.0, 1, true) {
+        Err(e @ SweepError::Busy { .. }) => {
+            let message = e.to_string();
+            assert!(
+                message.starts_with(&format!("{} is in use by another sweep", dir.0.display())),
+                "{message}"
+            );
+        }
+        other => panic!("not refused: {other:?}"),
+    }
+    assert_eq!(
+        std::fs::read(dir.0.join(sweep::RESULTS_CSV)).expect("read"),
+        before,
+        "--fresh removed nothing while the folder was held"
+    );
+    drop(held);
+    let o = sweep(&p, &dir.0, 1, false).expect("free again");
+    assert_eq!(o.already_done, 6);
+}

@@ -158,7 +158,7 @@ fn register_font_bytes(name: &str, bytes: &'static [u8]) -> bool {
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), PlotError> {
-    std::fs::write(path, bytes).map_err(|source| PlotError::Write {
+    crate::output::write_atomic(path, bytes).map_err(|source| PlotError::Write {
         path: path.to_path_buf(),
         source,
     })

@@ -9,16 +9,19 @@
 //! directory; paths given by an override, and those in built-in scenarios (which have no
 //! directory), resolve against the current directory.
 
+mod checked;
 mod diagnose;
 mod document;
 mod overrides;
 mod written;
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 use toml_edit::{DocumentMut, Item};
 
+pub use checked::{load_checked, load_checked_str};
 pub(crate) use diagnose::suggestion;
 pub(crate) use document::Document;
 pub use overrides::Override;
@@ -120,16 +123,7 @@ pub fn load_file<T: DeserializeOwned>(
     path: &Path,
     overrides: &[Override],
 ) -> Result<T, ScenarioError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let origin = path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let base_dir = path.parent().filter(|p| !p.as_os_str().is_empty());
-    load_str(&text, &origin, base_dir, overrides)
+    Source::file(path)?.load(overrides)
 }
 
 /// Loads a built-in scenario by name (see [`builtin::BUILTINS`]).
@@ -137,15 +131,7 @@ pub fn load_builtin<T: DeserializeOwned>(
     name: &str,
     overrides: &[Override],
 ) -> Result<T, ScenarioError> {
-    let scenario = builtin::find(name).ok_or_else(|| ScenarioError::UnknownBuiltin {
-        name: name.to_owned(),
-        known: builtin::names()
-            .into_iter()
-            .chain(builtin::rmcat_names())
-            .collect::<Vec<_>>()
-            .join(", "),
-    })?;
-    load_str(scenario.text, &format!("builtin:{name}"), None, overrides)
+    Source::builtin(name)?.load(overrides)
 }
 
 /// Whether [`load_named`] reads `name_or_path` as a file (it contains a `/`, ends in
@@ -162,10 +148,68 @@ pub fn load_named<T: DeserializeOwned>(
     name_or_path: &str,
     overrides: &[Override],
 ) -> Result<T, ScenarioError> {
-    if names_a_file(name_or_path) {
-        load_file(Path::new(name_or_path), overrides)
-    } else {
-        load_builtin(name_or_path, overrides)
+    Source::named(name_or_path)?.load(overrides)
+}
+
+/// A scenario text with what names it in errors and where its relative paths resolve.
+struct Source {
+    text: Cow<'static, str>,
+    origin: String,
+    base_dir: Option<PathBuf>,
+}
+
+impl Source {
+    fn file(path: &Path) -> Result<Self, ScenarioError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let origin = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let base_dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(Path::to_path_buf);
+        Ok(Self {
+            text: Cow::Owned(text),
+            origin,
+            base_dir,
+        })
+    }
+
+    fn builtin(name: &str) -> Result<Self, ScenarioError> {
+        let scenario = builtin::find(name).ok_or_else(|| ScenarioError::UnknownBuiltin {
+            name: name.to_owned(),
+            known: builtin::names()
+                .into_iter()
+                .chain(builtin::rmcat_names())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })?;
+        Ok(Self {
+            text: Cow::Borrowed(scenario.text),
+            origin: format!("builtin:{name}"),
+            base_dir: None,
+        })
+    }
+
+    fn named(name_or_path: &str) -> Result<Self, ScenarioError> {
+        if names_a_file(name_or_path) {
+            Self::file(Path::new(name_or_path))
+        } else {
+            Self::builtin(name_or_path)
+        }
+    }
+
+    fn load<T: DeserializeOwned>(&self, overrides: &[Override]) -> Result<T, ScenarioError> {
+        load_str(
+            &self.text,
+            &self.origin,
+            self.base_dir.as_deref(),
+            overrides,
+        )
     }
 }
 

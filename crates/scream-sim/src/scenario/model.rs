@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 mod algorithm;
+mod pairs;
 mod queue;
 mod tcp;
 
@@ -34,7 +35,11 @@ pub struct Scenario {
     #[serde(default = "defaults::seed")]
     pub seed: u64,
     /// Optional `[from, to]` window (s) summarised separately.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "pairs::window"
+    )]
     pub report_window_s: Option<[f64; 2]>,
     /// Whether feedback goes through the RFC 8888 codec. Default true.
     #[serde(default = "defaults::yes")]
@@ -144,7 +149,9 @@ pub struct LinkConfig {
     /// unlimited. Default 10 forward, unlimited reverse.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capacity_mbps: Option<f64>,
-    /// `[from_s, mbps]` steps, in increasing time; 0 Mbit/s is an outage.
+    /// `[from_s, mbps]` steps, in increasing time; 0 Mbit/s is an outage. At most
+    /// [`MAX_STEPS`](crate::scenario::validate::MAX_STEPS).
+    #[serde(deserialize_with = "pairs::capacity_steps")]
     pub capacity_steps: Vec<[f64; 2]>,
     /// Capacity trace file (relative to the scenario's directory, or absolute), or
     /// `synthetic:<name>` for a generated trace; overrides the constant and steps.
@@ -155,7 +162,10 @@ pub struct LinkConfig {
     /// shorter); before and after, `capacity_mbps` and `capacity_steps` apply. A 5G
     /// trace in place of one interval of a step experiment. Table and synthetic traces
     /// only. Default: the trace for the whole run.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "pairs::window"
+    )]
     pub trace_window_s: Option<[f64; 2]>,
     /// Trace format. Default auto.
     pub trace_format: TraceFormat,
@@ -184,7 +194,9 @@ pub struct LinkConfig {
     /// Loss probability per packet after the serializer. Default 0.
     pub loss: f64,
     /// `[from_s, probability]` steps of the loss probability, in increasing time; 1 is
-    /// a dead path (a blackout).
+    /// a dead path (a blackout). At most
+    /// [`MAX_STEPS`](crate::scenario::validate::MAX_STEPS).
+    #[serde(deserialize_with = "pairs::loss_steps")]
     pub loss_steps: Vec<[f64; 2]>,
     /// Mean length of a loss burst, packets: 1 = independent losses; above 1, losses
     /// come in bursts (Gilbert model) at the same mean probability. Default 1.
@@ -305,7 +317,10 @@ pub struct FlowConfig {
     /// `[from_s, to_s]` windows in which the encoder produces no frames (media pause and
     /// resume, RFC 8867 §5.8); the sender keeps its state. Increasing, not overlapping,
     /// inside the active time. Default none.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "pairs::pauses"
+    )]
     pub pauses: Vec<[f64; 2]>,
     /// Links crossed in order; empty = all links in declaration order.
     pub path: Vec<String>,

@@ -64,17 +64,7 @@ impl Scenario {
             r::SAMPLE_INTERVAL_MS,
             self.sample_interval_ms,
         )?;
-        let streams: usize = self.flows.iter().map(|f| f.streams.len().max(1)).sum();
-        let rows = self.duration_s * 1e3 / self.sample_interval_ms * streams as f64;
-        if rows > MAX_SAMPLE_ROWS {
-            return fail(
-                "sample_interval_ms",
-                format!(
-                    "gives {rows:.3e} time-series rows for duration_s and the flows' streams; \
-                     at most {MAX_SAMPLE_ROWS:e} are kept: use a longer interval"
-                ),
-            );
-        }
+        self.validate_sizes()?;
         if let Some([from, to]) = self.report_window_s {
             r::TIME_S.check("report_window_s[0]", from)?;
             r::TIME_S.check("report_window_s[1]", to)?;
@@ -253,6 +243,7 @@ fn validate_pauses(key: &str, f: &FlowConfig) -> Check {
              into two flows with start_s and stop_s instead",
         );
     }
+    check_count(&format!("{key}.pauses"), f.pauses.len(), "pauses")?;
     let mut prev_end = f.start_s;
     for (i, [from, to]) in f.pauses.iter().copied().enumerate() {
         let k = format!("{key}.pauses[{i}]");
@@ -401,6 +392,7 @@ fn validate_stream(key: &str, s: &StreamConfig, cbr: bool) -> Check {
 
 /// `[from_s, value]` steps in increasing time, each value in `value_range`.
 fn validate_steps(key: &str, steps: &[[f64; 2]], value_range: Range) -> Check {
+    check_count(key, steps.len(), "steps")?;
     let mut prev = f64::NEG_INFINITY;
     for (i, [from, v]) in steps.iter().copied().enumerate() {
         let k = format!("{key}[{i}]");
@@ -548,9 +540,12 @@ fn validate_source(key: &str, s: &SourceConfig, used: bool) -> Check {
 }
 
 mod rate_based;
+mod sizes;
 mod tcp;
 #[cfg(test)]
 mod tests;
 mod warnings;
 
+use sizes::check_count;
+pub use sizes::{MAX_FLOWS, MAX_LINK_SAMPLE_ROWS, MAX_LINKS, MAX_STEPS};
 pub use warnings::{MAX_PLAUSIBLE_PEAK_BPS, MAX_PLAUSIBLE_SPACING_S, MIN_PLAUSIBLE_PEAK_BPS};

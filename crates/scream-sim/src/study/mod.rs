@@ -121,7 +121,7 @@ pub fn write_report(
     }
     let text = markdown::render(results, &points, source, pareto_columns(results), &figures);
     let path = out_dir.join(REPORT_MD);
-    std::fs::write(&path, text).map_err(|e| StudyError::Io {
+    crate::output::write_atomic(&path, text).map_err(|e| StudyError::Io {
         path: path.clone(),
         source: e,
     })?;

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::StudyError;
-use crate::sweep::{ID_COLUMNS, RUN_COLUMNS, TIMING_COLUMNS};
+use crate::sweep::rows::{Layout, number};
 
 /// One row of results.csv.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,7 +40,7 @@ pub struct Results {
     pub metrics: Vec<String>,
     /// The rows, in file order.
     pub rows: Vec<Row>,
-    /// Rows left out because they had too few cells (a sweep writing while read).
+    /// Last rows left out because they were cut short (a sweep writing while read).
     pub incomplete_rows: usize,
 }
 
@@ -55,10 +55,21 @@ impl Results {
     }
 
     /// Parses results.csv `text`; `origin` names it in errors.
+    ///
+    /// Every row must be one `scream sweep` writes (see `sweep::rows`), each run once;
+    /// the first that is not is an error naming its line. Only the last row may be cut
+    /// short (no newline, or too few cells): a sweep still writing leaves it so, and it
+    /// is left out and counted.
     pub fn parse(text: &str, origin: &str) -> Result<Self, StudyError> {
         let bad = |message: String| StudyError::Format {
             origin: origin.to_owned(),
             message,
+        };
+        let (text, mut incomplete_rows) = match text.rfind('\n') {
+            Some(i) if i + 1 < text.len() => (&text[..=i], 1),
+            Some(_) => (text, 0),
+            // The header alone, still being written.
+            None => (text, 0),
         };
         let mut reader = csv::ReaderBuilder::new()
             .flexible(true)
@@ -69,83 +80,57 @@ impl Results {
             .iter()
             .map(str::to_owned)
             .collect();
-        let position = |name: &str| {
-            header.iter().position(|h| h == name).ok_or_else(|| {
-                bad(format!(
-                    "no column `{name}`: not a results.csv of `scream sweep` (see docs/sweeps.md)"
-                ))
+        let layout = Layout::of(&header).map_err(bad)?;
+        let records: Vec<(usize, csv::StringRecord)> = reader
+            .records()
+            .map(|r| {
+                r.map(|record| {
+                    let line = record.position().map_or(0, |p| p.line());
+                    (usize::try_from(line).unwrap_or(usize::MAX), record)
+                })
+                .map_err(|e| bad(e.to_string()))
             })
-        };
-        for c in ID_COLUMNS.iter().chain(&RUN_COLUMNS).chain(&TIMING_COLUMNS) {
-            position(c.name)?;
-        }
-        let [run_id, base, point, axis, transition] = ID_COLUMNS.map(|c| position(c.name));
-        let [seed, status, _] = RUN_COLUMNS.map(|c| position(c.name));
-        let (transition, seed, error) = (transition?, seed?, position("error")?);
-        let wall = position(TIMING_COLUMNS[0].name)?;
-        if !(transition < seed && seed < error && error < wall) {
-            return Err(bad(
-                "columns out of order: expected ids, parameters, seed/status/error, metrics, \
-                 wall_time_s"
-                    .to_owned(),
-            ));
-        }
-        let (run_id, base, point, axis, status) = (run_id?, base?, point?, axis?, status?);
-        let params = header[transition + 1..seed].to_vec();
-        let metrics = header[error + 1..wall].to_vec();
-        let mut rows = Vec::new();
-        let mut incomplete_rows = 0;
-        for (n, record) in reader.records().enumerate() {
-            // Line numbers count the header as line 1.
-            let line = n + 2;
-            let record = record.map_err(|e| bad(format!("line {line}: {e}")))?;
-            if record.len() != header.len() {
+            .collect::<Result<_, _>>()?;
+        let last = records.len().checked_sub(1);
+        let mut rows = Vec::with_capacity(records.len());
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        for (n, (line, record)) in records.iter().enumerate() {
+            if Some(n) == last && record.len() < layout.len {
                 incomplete_rows += 1;
                 continue;
             }
+            let line = *line;
+            layout
+                .check(&header, record)
+                .map_err(|why| bad(format!("line {line}: {why}")))?;
             let cell = |i: usize| record[i].trim();
-            let number = |i: usize| -> Result<Option<f64>, StudyError> {
-                match cell(i) {
-                    "" => Ok(None),
-                    s => s.parse::<f64>().map(Some).map_err(|_| {
-                        bad(format!(
-                            "line {line}: {} is not a number: \"{s}\"",
-                            header[i]
-                        ))
-                    }),
-                }
-            };
-            let whole = |i: usize| -> Result<Option<u64>, StudyError> {
-                match cell(i) {
-                    "" => Ok(None),
-                    s => s.parse::<u64>().map(Some).map_err(|_| {
-                        bad(format!(
-                            "line {line}: {} must be a whole number, not \"{s}\"",
-                            header[i]
-                        ))
-                    }),
-                }
-            };
-            let index = |i: usize| -> Result<Option<usize>, StudyError> {
-                Ok(whole(i)?.and_then(|v| usize::try_from(v).ok()))
-            };
-            let present = |i: usize| (!cell(i).is_empty()).then(|| cell(i).to_owned());
+            if let Some(first) = seen.insert(cell(layout.run_id).to_owned(), line) {
+                return Err(bad(format!(
+                    "line {line}: run {} is also on line {first}; a run has one row",
+                    cell(layout.run_id)
+                )));
+            }
+            let whole = |i: usize| cell(i).parse::<usize>().ok();
             rows.push(Row {
-                run_id: cell(run_id).to_owned(),
-                base: cell(base).to_owned(),
-                point: index(point)?.ok_or_else(|| bad(format!("line {line}: point is empty")))?,
-                axis: present(axis),
-                transition: index(transition)?,
-                params: (transition + 1..seed).map(|i| cell(i).to_owned()).collect(),
-                seed: whole(seed)?.unwrap_or(0),
-                ok: cell(status) == "ok",
-                error: cell(error).to_owned(),
-                metrics: (error + 1..wall).map(number).collect::<Result<_, _>>()?,
+                run_id: cell(layout.run_id).to_owned(),
+                base: cell(layout.base).to_owned(),
+                point: whole(layout.point).unwrap_or_default(),
+                axis: Some(cell(layout.axis).to_owned()).filter(|a| !a.is_empty()),
+                transition: whole(layout.transition),
+                params: layout.params.clone().map(|i| cell(i).to_owned()).collect(),
+                seed: cell(layout.seed).parse().unwrap_or_default(),
+                ok: cell(layout.status) == "ok",
+                error: cell(layout.error).to_owned(),
+                metrics: layout
+                    .metrics
+                    .clone()
+                    .map(|i| number(cell(i)).ok().flatten())
+                    .collect(),
             });
         }
         Ok(Self {
-            params,
-            metrics,
+            params: header[layout.params.clone()].to_vec(),
+            metrics: header[layout.metrics.clone()].to_vec(),
             rows,
             incomplete_rows,
         })

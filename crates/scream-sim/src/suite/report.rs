@@ -242,6 +242,6 @@ fn figures(out: &mut String, algorithms: &[String], mine: &[&CellResult]) {
 /// Writes report.md into `dir`; returns its path.
 pub fn write(dir: &Path, text: &str) -> std::io::Result<PathBuf> {
     let path = dir.join(REPORT_MD);
-    std::fs::write(&path, text)?;
+    crate::output::write_atomic(&path, text)?;
     Ok(path)
 }

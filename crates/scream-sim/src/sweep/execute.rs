@@ -39,6 +39,8 @@ pub(super) fn run(plan: &Plan, options: &Options<'_>) -> Result<Outcome, SweepEr
         .filter(|r| !store.done.contains(&plan.run_id(r)))
         .collect();
     let already_done = plan.runs().len() - to_do.len();
+    // Released when this function returns, whatever it returns.
+    let _lock = store.lock;
     let shared = Mutex::new(Shared {
         writer: store.writer,
         done: 0,
@@ -91,6 +93,7 @@ pub(super) fn run(plan: &Plan, options: &Options<'_>) -> Result<Outcome, SweepEr
         errors: s.errors,
         first_errors: s.first_errors,
         results,
+        set_aside: store.set_aside,
         wall_time_s: options.clock.now_unix_s() - started,
         run_time_s: s.run_time_s,
     })
@@ -131,8 +134,10 @@ fn run_one(
     let error = match &outcome {
         Ok((scenario, result)) => {
             cells.extend(["ok".to_owned(), String::new()]);
+            let measured = measure::Measured::new(scenario, result);
             cells.extend(plan.metric_columns.iter().map(|c| {
-                measure::measure(c.metric, scenario, result, c.flow)
+                measured
+                    .value(c.metric, c.flow)
                     .map_or_else(String::new, number)
             }));
             if options.keep_runs {

@@ -9,46 +9,77 @@
 //! would depend on the sampling period and overstate the delay.
 
 use super::columns::{Measure, Metric};
-use crate::metrics::Sample;
+use crate::metrics::{Sample, rows_by_flow};
 use crate::summary::{CountOf, Distribution, FlowSummary};
 use crate::{RunResult, Scenario};
 
-/// The value of `metric` for flow `flow` of a finished run; `None` when the run has no
-/// such value (a flow without a controller estimate, no frame delivered, no flow `flow`).
-pub(super) fn measure(
-    metric: &Metric,
-    scenario: &Scenario,
-    run: &RunResult,
-    flow: usize,
-) -> Option<f64> {
-    if metric.measure == Measure::Utilization {
-        return bottleneck_utilization(run);
+/// A finished run, ready to be measured: its sample rows split by flow once, so that
+/// measuring every flow of a run of thousands costs one pass over the series.
+pub(super) struct Measured<'a> {
+    scenario: &'a Scenario,
+    run: &'a RunResult,
+    rows: Vec<Vec<&'a Sample>>,
+}
+
+impl<'a> Measured<'a> {
+    pub(super) fn new(scenario: &'a Scenario, run: &'a RunResult) -> Self {
+        Self {
+            scenario,
+            run,
+            rows: rows_by_flow(&run.samples, scenario.flows.len()),
+        }
     }
-    let summary = run.summary.flows.get(flow)?;
-    let samples = || active_samples(scenario, run, flow);
-    match metric.measure {
-        Measure::Throughput => mean(per_instant(samples(), |rows| {
-            Some(rows.iter().map(|s| s.rx_mbps).sum())
-        })),
-        Measure::Target => mean(per_instant(samples(), |rows| {
-            rows.iter()
-                .filter_map(|s| s.target_mbps)
-                .reduce(|a, b| a + b)
-        })),
-        // Flow-level columns repeat in every stream's row: the first row of an instant
-        // speaks for the flow.
-        Measure::EstQueueDelay => mean(per_instant(samples(), |rows| {
-            rows.first().and_then(|s| s.est_queue_delay_ms)
-        })),
-        Measure::Srtt => mean(per_instant(samples(), |rows| {
-            rows.first().and_then(|s| s.srtt_ms)
-        })),
-        Measure::QueueDelayMean => counted(&summary.queue_delay_ms).map(|d| d.mean),
-        Measure::QueueDelayP95 => counted(&summary.queue_delay_ms).map(|d| d.p95),
-        Measure::FrameDelayP95 => counted(&summary.frame_delay_ms).map(|d| d.p95),
-        Measure::LossRatio => Some(summary.loss_ratio),
-        Measure::CeRatio => ce_ratio(summary),
-        Measure::Utilization => None,
+
+    /// The value of `metric` for flow `flow`; `None` when the run has no such value (a
+    /// flow without a controller estimate, no frame delivered, no flow `flow`).
+    pub(super) fn value(&self, metric: &Metric, flow: usize) -> Option<f64> {
+        if metric.measure == Measure::Utilization {
+            return bottleneck_utilization(self.run);
+        }
+        let summary = self.run.summary.flows.get(flow)?;
+        let samples = || self.active_samples(flow);
+        match metric.measure {
+            Measure::Throughput => mean(per_instant(samples(), |rows| {
+                Some(rows.iter().map(|s| s.rx_mbps).sum())
+            })),
+            Measure::Target => mean(per_instant(samples(), |rows| {
+                rows.iter()
+                    .filter_map(|s| s.target_mbps)
+                    .reduce(|a, b| a + b)
+            })),
+            // Flow-level columns repeat in every stream's row: the first row of an
+            // instant speaks for the flow.
+            Measure::EstQueueDelay => mean(per_instant(samples(), |rows| {
+                rows.first().and_then(|s| s.est_queue_delay_ms)
+            })),
+            Measure::Srtt => mean(per_instant(samples(), |rows| {
+                rows.first().and_then(|s| s.srtt_ms)
+            })),
+            Measure::QueueDelayMean => counted(&summary.queue_delay_ms).map(|d| d.mean),
+            Measure::QueueDelayP95 => counted(&summary.queue_delay_ms).map(|d| d.p95),
+            Measure::FrameDelayP95 => counted(&summary.frame_delay_ms).map(|d| d.p95),
+            Measure::LossRatio => Some(summary.loss_ratio),
+            Measure::CeRatio => ce_ratio(summary),
+            Measure::Utilization => None,
+        }
+    }
+
+    /// The rows of flow `flow` inside its active period `(start, stop]`, as the summary
+    /// takes them.
+    fn active_samples(&self, flow: usize) -> impl Iterator<Item = &'a Sample> + '_ {
+        let cfg = self.scenario.flows.get(flow);
+        let start = cfg.map_or(0.0, |f| f.start_s);
+        let end = self.run.summary.duration_s;
+        let stop = cfg
+            .map(|f| f.stop_s)
+            .filter(|&s| s > 0.0)
+            .map_or(end, |s| s.min(end));
+        self.rows
+            .get(flow)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(move |s| s.t_s > start && s.t_s <= stop)
     }
 }
 
@@ -61,26 +92,6 @@ fn counted(d: &Distribution) -> Option<&Distribution> {
 
 fn ce_ratio(summary: &FlowSummary) -> Option<f64> {
     (summary.packets_received > 0).then_some(summary.ce_ratio)
-}
-
-/// The rows of flow `flow` inside its active period `(start, stop]`, as the summary
-/// takes them.
-fn active_samples<'a>(
-    scenario: &Scenario,
-    run: &'a RunResult,
-    flow: usize,
-) -> impl Iterator<Item = &'a Sample> {
-    let cfg = scenario.flows.get(flow);
-    let start = cfg.map_or(0.0, |f| f.start_s);
-    let end = run.summary.duration_s;
-    let stop = cfg
-        .map(|f| f.stop_s)
-        .filter(|&s| s > 0.0)
-        .map_or(end, |s| s.min(end));
-    let index = u32::try_from(flow).unwrap_or(u32::MAX);
-    run.samples
-        .iter()
-        .filter(move |s| s.flow_index == index && s.t_s > start && s.t_s <= stop)
 }
 
 /// One value per sampling instant, from the rows (one per stream) of that instant.

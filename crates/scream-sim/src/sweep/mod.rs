@@ -7,7 +7,8 @@
 //! overrides, seed) and may run on any thread or machine. [`run`] runs the plan's
 //! runs on several threads, appending one flushed row per finished run, and on a
 //! second call skips the runs whose row is there: a killed sweep resumes, losing only
-//! the runs that were in progress.
+//! the runs that were in progress. One sweep at a time writes into a folder (`lock`),
+//! and a resume checks the rows it finds, moving damaged ones aside (`resume`).
 //!
 //! The simulator reads no clock; the caller passes one ([`Clock`]) for the wall time
 //! of each run.
@@ -16,8 +17,11 @@ pub mod builtin;
 mod columns;
 mod design;
 mod execute;
+mod lock;
 mod measure;
 mod plan;
+mod resume;
+pub(crate) mod rows;
 mod spec;
 mod store;
 
@@ -27,7 +31,9 @@ pub use columns::{
     Better, Column, ID_COLUMNS, METRICS, Metric, RUN_COLUMNS, Scope, TIMING_COLUMNS,
     metric_of_column,
 };
+pub use lock::LOCK_FILE;
 pub use plan::{Base, DesignKind, MAX_RUNS, Plan, PlannedRun, Point};
+pub use resume::{REJECTED_CSV, SetAside};
 pub use store::{RESULTS_CSV, RUNS_DIR, SWEEP_JSON};
 
 use crate::manifest::Toolkit;
@@ -58,6 +64,19 @@ pub enum SweepError {
     /// The output folder holds results that this spec must not be mixed with.
     #[error("{0}")]
     Resume(String),
+    /// Another sweep is writing into the output folder.
+    #[error(
+        "{} is in use by another sweep, which holds the lock {}: wait for it to finish, or \
+         give another --out folder",
+        dir.display(),
+        lock.display()
+    )]
+    Busy {
+        /// The output folder.
+        dir: PathBuf,
+        /// Its lock file.
+        lock: PathBuf,
+    },
 }
 
 /// Wall-clock time, supplied by the caller (the simulator never reads a clock).
@@ -124,6 +143,9 @@ pub struct Outcome {
     pub first_errors: Vec<(String, String)>,
     /// The results file.
     pub results: PathBuf,
+    /// Lines of results.csv that this call found damaged and moved aside before it
+    /// resumed (their runs were run again).
+    pub set_aside: Option<SetAside>,
     /// Wall time of this call, s.
     pub wall_time_s: f64,
     /// Sum of the wall times of the runs done, s (on `jobs` threads, about `jobs`

@@ -8,7 +8,7 @@ use super::columns::{ID_COLUMNS, Metric, RUN_COLUMNS, TIMING_COLUMNS};
 use super::design::{self, PointSpec};
 use super::spec::{RawDesign, RawSpec, Seeds};
 use crate::Scenario;
-use crate::scenario::load::{Document, Override, ScenarioError, load_str};
+use crate::scenario::load::{Document, Override, ScenarioError, load_checked_str};
 
 mod axes;
 mod bases;
@@ -23,7 +23,8 @@ use points::{list_points, metric_columns, preflight, to_points};
 pub const MAX_RUNS: usize = 1_000_000;
 
 /// The kind of design.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum DesignKind {
     /// Each axis over its values, the others at their base value.
     OneAtATime,
@@ -38,6 +39,15 @@ pub enum DesignKind {
 }
 
 impl DesignKind {
+    /// Every kind, in the order docs/sweeps.md describes them.
+    pub const ALL: [Self; 5] = [
+        Self::OneAtATime,
+        Self::Factorial,
+        Self::List,
+        Self::LatinHypercube,
+        Self::Random,
+    ];
+
     /// The name a spec gives it (`kind = "..."`).
     pub fn name(self) -> &'static str {
         match self {
@@ -48,7 +58,25 @@ impl DesignKind {
             Self::Random => "random",
         }
     }
+
+    /// Whether the design draws `samples` points over ranges (rather than taking the
+    /// axes' values or the listed points).
+    pub fn is_sampled(self) -> bool {
+        matches!(self, Self::LatinHypercube | Self::Random)
+    }
+
+    /// The keys `[design]` takes for this kind.
+    pub fn keys(self) -> &'static [&'static str] {
+        if self.is_sampled() {
+            &["kind", "samples", "seed"]
+        } else {
+            &["kind"]
+        }
+    }
 }
+
+/// The seed of a sampled design that gives none.
+const DEFAULT_SAMPLE_SEED: u64 = 1;
 
 /// A base scenario, loaded once: every run of it starts from this text.
 #[derive(Debug, Clone)]
@@ -68,10 +96,11 @@ pub struct Base {
 }
 
 impl Base {
-    /// The scenario of this base with `extra` overrides applied after its own.
+    /// The scenario of this base with `extra` overrides applied after its own, checked
+    /// as a whole: a value out of range names the override that set it.
     pub(super) fn load(&self, extra: &[Override]) -> Result<Scenario, ScenarioError> {
         let all: Vec<Override> = self.set.iter().chain(extra).cloned().collect();
-        load_str(&self.text, &self.origin, self.base_dir.as_deref(), &all)
+        load_checked_str(&self.text, &self.origin, self.base_dir.as_deref(), &all)
     }
 }
 
@@ -329,16 +358,9 @@ fn expand(
     raw: &RawSpec,
     err: &ErrFn<'_>,
 ) -> Result<(DesignKind, Vec<String>, Vec<PointSpec>), SweepError> {
-    let (kind, samples) = match raw.design {
-        RawDesign::OneAtATime => (DesignKind::OneAtATime, None),
-        RawDesign::Factorial => (DesignKind::Factorial, None),
-        RawDesign::List => (DesignKind::List, None),
-        RawDesign::LatinHypercube { samples, seed } => {
-            (DesignKind::LatinHypercube, Some((samples, seed)))
-        }
-        RawDesign::Random { samples, seed } => (DesignKind::Random, Some((samples, seed))),
-    };
+    let kind = raw.design.kind;
     let name = kind.name();
+    let samples = design_keys(&raw.design, err)?;
     if kind == DesignKind::List {
         if !raw.axes.is_empty() {
             return Err(err(
@@ -403,6 +425,51 @@ fn expand(
         design::one_at_a_time(&axes)
     };
     Ok((kind, params, points))
+}
+
+/// Checks that `[design]` holds only keys its kind takes; returns `(samples, seed)`
+/// of a sampled design.
+fn design_keys(design: &RawDesign, err: &ErrFn<'_>) -> Result<Option<(u64, u64)>, SweepError> {
+    let kind = design.kind;
+    let written = [
+        ("samples", design.samples.is_some()),
+        ("seed", design.seed.is_some()),
+    ];
+    if let Some((key, _)) = written
+        .iter()
+        .find(|(key, present)| *present && !kind.keys().contains(key))
+    {
+        let sampled: Vec<&str> = DesignKind::ALL
+            .iter()
+            .filter(|k| k.is_sampled())
+            .map(|k| k.name())
+            .collect();
+        return Err(err(
+            &format!("design.{key}"),
+            format!(
+                "unknown key \"{key}\" in [design]: a {} design takes only {} ({key} belongs \
+                 to the {} designs)",
+                kind.name(),
+                kind.keys().join(", "),
+                sampled.join(" and ")
+            ),
+        ));
+    }
+    if !kind.is_sampled() {
+        return Ok(None);
+    }
+    let samples = design.samples.ok_or_else(|| {
+        err(
+            "design",
+            format!(
+                "missing key \"samples\" in [design]: a {} design needs the number of points \
+                 (it takes {})",
+                kind.name(),
+                kind.keys().join(", ")
+            ),
+        )
+    })?;
+    Ok(Some((samples, design.seed.unwrap_or(DEFAULT_SAMPLE_SEED))))
 }
 
 /// Runs per point and base (before the bases are loaded; without `seeds`, one).

@@ -3,6 +3,8 @@
 //! where the line of each key is known.
 
 use serde::Deserialize;
+
+use super::DesignKind;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// The whole file.
@@ -32,27 +34,19 @@ pub(super) struct RawSpec {
     pub(super) points: Vec<RawPoint>,
 }
 
-/// `[design]`, told apart by `kind`.
+/// `[design]`. One table for every kind, so that a key the kind does not take is
+/// refused by `plan` with the keys it does take, rather than ignored (serde's tagged
+/// enums drop unknown keys of a variant without fields).
 #[derive(Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
-pub(super) enum RawDesign {
-    OneAtATime,
-    Factorial,
-    List,
-    LatinHypercube {
-        samples: u64,
-        #[serde(default = "default_sample_seed")]
-        seed: u64,
-    },
-    Random {
-        samples: u64,
-        #[serde(default = "default_sample_seed")]
-        seed: u64,
-    },
-}
-
-fn default_sample_seed() -> u64 {
-    1
+#[serde(deny_unknown_fields)]
+pub(super) struct RawDesign {
+    pub(super) kind: DesignKind,
+    /// Sampled designs: the number of points.
+    #[serde(default)]
+    pub(super) samples: Option<u64>,
+    /// Sampled designs: the seed of the sampling (default 1).
+    #[serde(default)]
+    pub(super) seed: Option<u64>,
 }
 
 /// One `[[base]]`.

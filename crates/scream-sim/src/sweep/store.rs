@@ -9,6 +9,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::lock::FolderLock;
+use super::resume::{self, REJECTED_CSV, SetAside};
 use super::{Plan, SweepError};
 use crate::manifest::Toolkit;
 
@@ -46,6 +48,10 @@ struct StateIn {
 pub(super) struct Store {
     pub(super) done: BTreeSet<String>,
     pub(super) writer: csv::Writer<File>,
+    /// Lines of an earlier call that were moved aside.
+    pub(super) set_aside: Option<SetAside>,
+    /// Held until the sweep ends.
+    pub(super) lock: FolderLock,
 }
 
 impl std::fmt::Debug for Store {
@@ -63,8 +69,8 @@ fn io_error(path: &Path) -> impl Fn(std::io::Error) -> SweepError + '_ {
     }
 }
 
-/// Opens `dir` for `plan`: starts it (or, with `fresh`, starts it over), or checks that
-/// it belongs to the same plan and reads which runs are done.
+/// Opens `dir` for `plan`: takes its lock, then starts it (or, with `fresh`, starts it
+/// over), or checks that it belongs to the same plan and reads which runs are done.
 pub(super) fn open(
     dir: &Path,
     plan: &Plan,
@@ -73,11 +79,15 @@ pub(super) fn open(
     now_unix_s: f64,
 ) -> Result<Store, SweepError> {
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    // Before anything is read or removed: another sweep may be writing here.
+    let lock = FolderLock::take(dir)?;
     let state_path = dir.join(SWEEP_JSON);
     let results_path = dir.join(RESULTS_CSV);
     if fresh {
-        // Only what a sweep writes: the folder may hold the user's own files.
-        for path in [&results_path, &state_path] {
+        // Only what a sweep writes: the folder may hold the user's own files. The lock
+        // file stays (see `lock`).
+        let rejected = dir.join(REJECTED_CSV);
+        for path in [&results_path, &state_path, &rejected] {
             remove_if_present(path, |p| std::fs::remove_file(p))?;
         }
         remove_if_present(&dir.join(RUNS_DIR), |p| std::fs::remove_dir_all(p))?;
@@ -122,17 +132,17 @@ pub(super) fn open(
         let mut text = serde_json::to_string_pretty(&state)
             .map_err(|e| io_error(&state_path)(std::io::Error::other(e)))?;
         text.push('\n');
-        std::fs::write(&state_path, text).map_err(io_error(&state_path))?;
+        crate::output::write_atomic(&state_path, text).map_err(io_error(&state_path))?;
     }
-    let done = if results_path.exists() {
-        read_done(&results_path, &columns)?
+    let (done, set_aside) = if results_path.exists() {
+        read_done(&results_path, plan, &columns)?
     } else {
         let mut w =
             csv::Writer::from_path(&results_path).map_err(|e| io_error(&results_path)(e.into()))?;
         w.write_record(&columns)
             .and_then(|()| w.flush().map_err(csv::Error::from))
             .map_err(|e| io_error(&results_path)(e.into()))?;
-        BTreeSet::new()
+        (BTreeSet::new(), None)
     };
     let file = OpenOptions::new()
         .append(true)
@@ -141,7 +151,12 @@ pub(super) fn open(
     let writer = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(file);
-    Ok(Store { done, writer })
+    Ok(Store {
+        done,
+        writer,
+        set_aside,
+        lock,
+    })
 }
 
 fn remove_if_present(
@@ -154,10 +169,14 @@ fn remove_if_present(
     }
 }
 
-/// The run ids of the complete rows of an existing results file. A last line without
-/// its newline is what a killed sweep leaves mid-write: it is cut off, and its run runs
-/// again.
-fn read_done(path: &Path, columns: &[String]) -> Result<BTreeSet<String>, SweepError> {
+/// The run ids of the complete rows of an existing results file, after moving its bad
+/// rows aside ([`resume::verify`]). A last line without its newline is what a killed
+/// sweep leaves mid-write: it is cut off, and its run runs again.
+fn read_done(
+    path: &Path,
+    plan: &Plan,
+    columns: &[String],
+) -> Result<(BTreeSet<String>, Option<SetAside>), SweepError> {
     let fail = io_error(path);
     let mut file = OpenOptions::new()
         .read(true)
@@ -178,8 +197,9 @@ fn read_done(path: &Path, columns: &[String]) -> Result<BTreeSet<String>, SweepE
         w.write_record(columns)
             .and_then(|()| w.flush().map_err(csv::Error::from))
             .map_err(|e| fail(e.into()))?;
-        return Ok(BTreeSet::new());
+        return Ok((BTreeSet::new(), None));
     }
+    drop(file);
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .from_reader(bytes.as_slice());
@@ -196,13 +216,6 @@ fn read_done(path: &Path, columns: &[String]) -> Result<BTreeSet<String>, SweepE
             path.display()
         )));
     }
-    let mut done = BTreeSet::new();
-    for record in reader.records() {
-        // A malformed row (edited by hand) does not count as done; its run runs again.
-        let Ok(record) = record else { continue };
-        if record.len() == columns.len() {
-            done.insert(record[0].to_owned());
-        }
-    }
-    Ok(done)
+    let existing = resume::verify(path, &bytes, plan, columns)?;
+    Ok((existing.done.into_keys().collect(), existing.set_aside))
 }

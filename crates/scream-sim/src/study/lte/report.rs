@@ -212,9 +212,11 @@ pub fn write(
         )?);
     }
     let path = dir.join(REPORT_MD);
-    std::fs::write(&path, render(setup, results, command, true)).map_err(|e| PlotError::Write {
-        path: path.clone(),
-        source: e,
+    crate::output::write_atomic(&path, render(setup, results, command, true)).map_err(|e| {
+        PlotError::Write {
+            path: path.clone(),
+            source: e,
+        }
     })?;
     written.insert(0, path);
     Ok(written)

@@ -89,7 +89,6 @@ fn load_base(rb: &RawBase, raw: &RawSpec, dir: Option<&Path>) -> Result<Base, St
         seeds: Vec::new(),
     };
     let scenario = base.load(&[]).map_err(|e| e.to_string())?;
-    scenario.validate().map_err(|e| e.to_string())?;
     base.flows = scenario.flows.len();
     base.seeds = match &raw.seeds {
         None => vec![scenario.seed],

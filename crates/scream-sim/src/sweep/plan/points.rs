@@ -220,12 +220,11 @@ pub(super) fn preflight(
         for base in bases {
             let mut first_error = None;
             let loads = candidates.iter().any(|o| {
-                let result = base
+                match base
                     .load(std::slice::from_ref(o))
                     .map_err(|e| e.to_string())
-                    .and_then(|s| s.validate().map_err(|e| e.to_string()));
-                match result {
-                    Ok(()) => true,
+                {
+                    Ok(_) => true,
                     Err(e) => {
                         first_error.get_or_insert(e);
                         false
