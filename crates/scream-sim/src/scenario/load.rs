@@ -1,9 +1,9 @@
 //! Reading scenario TOML into the data model.
 //!
-//! The text is parsed twice: once keeping source spans (to turn an error into
-//! `file:line`) and once as an editable document, to which `--set dotted.path=value`
+//! The text is parsed into an editable document, to which `--set dotted.path=value`
 //! overrides are applied before serde sees it. Errors name the file, the line and the
-//! dotted key; an error caused by an override names the override instead of a line.
+//! dotted key (from a second parse that keeps the source spans, made only on the way to
+//! an error); an error caused by an override names the override instead of a line.
 //!
 //! Relative trace paths written in a scenario file resolve against that file's
 //! directory; paths given by an override, and those in built-in scenarios (which have no
@@ -222,9 +222,8 @@ pub fn load_str<T: DeserializeOwned>(
     base_dir: Option<&Path>,
     overrides: &[Override],
 ) -> Result<T, ScenarioError> {
-    let parsed = Document::parse(text, origin)?;
-    let spans = &parsed.spans;
-    let mut doc: DocumentMut = spans.clone().into_mut();
+    // Parsed once; the spans an error message needs are parsed again only then.
+    let mut doc: DocumentMut = document::parse_spans(text, origin)?.into_mut();
 
     if !doc.contains_key("name") {
         let stem = origin.strip_prefix("builtin:").unwrap_or(origin);
@@ -243,12 +242,7 @@ pub fn load_str<T: DeserializeOwned>(
     for o in overrides {
         o.apply(&mut doc)?;
     }
-    let ctx = diagnose::Context {
-        text,
-        spans,
-        origin,
-        overrides,
-    };
+    let ctx = diagnose::Context::new(text, origin, overrides);
     check_files_exist(&mut doc, &ctx, base_dir.is_none())?;
     written::check(&doc, &ctx)?;
 
