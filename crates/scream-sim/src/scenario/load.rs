@@ -158,12 +158,41 @@ struct Source {
     base_dir: Option<PathBuf>,
 }
 
+/// Largest scenario file read, bytes. Parsed TOML costs up to about 75 bytes of memory
+/// per byte of text (8 MB of `capacity_steps` took 600 MB to load), so this bounds a
+/// load to about 600 MB, and the file still holds 10,000 flows of several hundred bytes
+/// each. Long tables belong in trace files.
+pub const MAX_SCENARIO_BYTES: u64 = 8 << 20;
+
+/// The text of the scenario file at `path`, refused past [`MAX_SCENARIO_BYTES`] before
+/// it is read.
+pub(crate) fn read_scenario_file(path: &Path) -> Result<String, ScenarioError> {
+    let fail = |source| ScenarioError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(fail)?;
+    let mut text = String::new();
+    // One byte past the limit tells a file at the limit from a larger one, even if the
+    // file grows while it is read.
+    std::io::Read::read_to_string(
+        &mut std::io::Read::take(file, MAX_SCENARIO_BYTES + 1),
+        &mut text,
+    )
+    .map_err(fail)?;
+    if text.len() as u64 > MAX_SCENARIO_BYTES {
+        return Err(fail(std::io::Error::other(format!(
+            "a scenario file is at most {} MiB ({MAX_SCENARIO_BYTES} bytes), and this one is \
+             larger; give a long capacity table as a trace file (link.trace)",
+            MAX_SCENARIO_BYTES >> 20
+        ))));
+    }
+    Ok(text)
+}
+
 impl Source {
     fn file(path: &Path) -> Result<Self, ScenarioError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = read_scenario_file(path)?;
         let origin = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
