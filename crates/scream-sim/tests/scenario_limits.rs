@@ -5,7 +5,7 @@
 mod common;
 
 use common::overrides;
-use scream_sim::scenario::load::load_checked_str;
+use scream_sim::scenario::load::{MAX_SCENARIO_BYTES, load_checked, load_checked_str};
 use scream_sim::scenario::validate::{MAX_FLOWS, MAX_LINKS, MAX_STEPS};
 
 const HEAD: &str = "duration_s = 2.0\n\n[link]\ncapacity_mbps = 10.0\n";
@@ -143,4 +143,24 @@ fn link_rows_beyond_their_cap_are_refused_naming_the_sampling_interval() {
     );
     // One link sampled as often as its one stream stays within both caps.
     loads(&format!("duration_s = 100000.0\n[link]\n{}", flows(1)), &[]);
+}
+
+#[test]
+fn a_scenario_file_larger_than_the_cap_is_refused_before_it_is_parsed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("huge.toml");
+    // A valid head, then comments up to one byte past the cap: only the size is wrong.
+    let head = format!("{HEAD}{}", flows(1));
+    let filler = MAX_SCENARIO_BYTES as usize + 1 - head.len();
+    let comment = "# padding\n".repeat(filler / 10 + 1);
+    std::fs::write(&path, format!("{head}{}", &comment[..filler])).expect("written");
+    let e = load_checked(path.to_str().expect("utf-8"), &[]).expect_err("refused");
+    assert!(
+        e.to_string()
+            .ends_with(&format!("huge.toml: a scenario file is at most 8 MiB ({MAX_SCENARIO_BYTES} bytes), and this one is larger; give a long capacity table as a trace file (link.trace)")),
+        "{e}"
+    );
+    // At the cap it loads.
+    std::fs::write(&path, format!("{head}{}", &comment[..filler - 1])).expect("written");
+    load_checked(path.to_str().expect("utf-8"), &[]).expect("loads at the cap");
 }

@@ -1,9 +1,9 @@
 //! Reading scenario TOML into the data model.
 //!
-//! The text is parsed twice: once keeping source spans (to turn an error into
-//! `file:line`) and once as an editable document, to which `--set dotted.path=value`
+//! The text is parsed into an editable document, to which `--set dotted.path=value`
 //! overrides are applied before serde sees it. Errors name the file, the line and the
-//! dotted key; an error caused by an override names the override instead of a line.
+//! dotted key (from a second parse that keeps the source spans, made only on the way to
+//! an error); an error caused by an override names the override instead of a line.
 //!
 //! Relative trace paths written in a scenario file resolve against that file's
 //! directory; paths given by an override, and those in built-in scenarios (which have no
@@ -158,12 +158,41 @@ struct Source {
     base_dir: Option<PathBuf>,
 }
 
+/// Largest scenario file read, bytes. Parsed TOML costs up to about 75 bytes of memory
+/// per byte of text (8 MB of `capacity_steps` took 600 MB to load), so this bounds a
+/// load to about 600 MB, and the file still holds 10,000 flows of several hundred bytes
+/// each. Long tables belong in trace files.
+pub const MAX_SCENARIO_BYTES: u64 = 8 << 20;
+
+/// The text of the scenario file at `path`, refused past [`MAX_SCENARIO_BYTES`] before
+/// it is read.
+pub(crate) fn read_scenario_file(path: &Path) -> Result<String, ScenarioError> {
+    let fail = |source| ScenarioError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(fail)?;
+    let mut text = String::new();
+    // One byte past the limit tells a file at the limit from a larger one, even if the
+    // file grows while it is read.
+    std::io::Read::read_to_string(
+        &mut std::io::Read::take(file, MAX_SCENARIO_BYTES + 1),
+        &mut text,
+    )
+    .map_err(fail)?;
+    if text.len() as u64 > MAX_SCENARIO_BYTES {
+        return Err(fail(std::io::Error::other(format!(
+            "a scenario file is at most {} MiB ({MAX_SCENARIO_BYTES} bytes), and this one is \
+             larger; give a long capacity table as a trace file (link.trace)",
+            MAX_SCENARIO_BYTES >> 20
+        ))));
+    }
+    Ok(text)
+}
+
 impl Source {
     fn file(path: &Path) -> Result<Self, ScenarioError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = read_scenario_file(path)?;
         let origin = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
@@ -222,9 +251,8 @@ pub fn load_str<T: DeserializeOwned>(
     base_dir: Option<&Path>,
     overrides: &[Override],
 ) -> Result<T, ScenarioError> {
-    let parsed = Document::parse(text, origin)?;
-    let spans = &parsed.spans;
-    let mut doc: DocumentMut = spans.clone().into_mut();
+    // Parsed once; the spans an error message needs are parsed again only then.
+    let mut doc: DocumentMut = document::parse_spans(text, origin)?.into_mut();
 
     if !doc.contains_key("name") {
         let stem = origin.strip_prefix("builtin:").unwrap_or(origin);
@@ -243,12 +271,7 @@ pub fn load_str<T: DeserializeOwned>(
     for o in overrides {
         o.apply(&mut doc)?;
     }
-    let ctx = diagnose::Context {
-        text,
-        spans,
-        origin,
-        overrides,
-    };
+    let ctx = diagnose::Context::new(text, origin, overrides);
     check_files_exist(&mut doc, &ctx, base_dir.is_none())?;
     written::check(&doc, &ctx)?;
 

@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use super::diagnose::Context;
-use super::{Document, Location, Override, ScenarioError, Source};
+use super::{Location, Override, ScenarioError, Source};
 use crate::scenario::{Scenario, ValidationError};
 
 /// [`super::load_named`] followed by [`Scenario::validate`]: a scenario that can run.
@@ -41,21 +41,7 @@ pub fn load_checked_str(
 /// the load did, but only on the way to an error.
 fn located(e: &ValidationError, text: &str, origin: &str, overrides: &[Override]) -> ScenarioError {
     let message = e.to_string();
-    let Ok(doc) = Document::parse(text, origin) else {
-        // The text loaded a moment ago; it cannot fail to parse now.
-        return ScenarioError::Invalid {
-            location: Location::File {
-                origin: origin.to_owned(),
-            },
-            message,
-        };
-    };
-    let ctx = Context {
-        text,
-        spans: &doc.spans,
-        origin,
-        overrides,
-    };
+    let ctx = Context::new(text, origin, overrides);
     let location = ctx.locate(&key_path(&e.key));
     // A key checked against another (a start time against `duration_s`) is placed at
     // its own line even when an override changed the other one: say which applied.

@@ -1,30 +1,64 @@
 //! Turning a serde error at a dotted path into `file:line: key: message`.
 
+use std::cell::OnceCell;
+
 use toml_edit::{ImDocument, Item};
 
 use super::{Location, Override, ScenarioError};
 
 /// What an error needs to say where it happened.
 pub(super) struct Context<'a> {
-    pub(super) text: &'a str,
-    /// The text as parsed, with the source spans of keys and values.
-    pub(super) spans: &'a ImDocument<&'a str>,
-    pub(super) origin: &'a str,
-    pub(super) overrides: &'a [Override],
+    text: &'a str,
+    origin: &'a str,
+    overrides: &'a [Override],
+    /// The text parsed with the source spans of keys and values. A load that succeeds
+    /// never needs them, so they are parsed on the first error that asks for a line: a
+    /// large scenario is never held twice in its parsed form (about 1.5 kB per step of
+    /// a `capacity_steps` list each).
+    spans: OnceCell<Option<ImDocument<&'a str>>>,
 }
 
 type DeError = serde_path_to_error::Error<toml_edit::de::Error>;
 
-impl Context<'_> {
-    /// The override that wrote `path` (or a table containing it), else the line of the
-    /// deepest key of `path` present in the file.
-    pub(super) fn locate(&self, path: &[String]) -> Location {
-        if let Some(o) = self
-            .overrides
+impl<'a> Context<'a> {
+    /// The context of `text`, named `origin`, loaded with `overrides`.
+    pub(super) fn new(text: &'a str, origin: &'a str, overrides: &'a [Override]) -> Self {
+        Self {
+            text,
+            origin,
+            overrides,
+            spans: OnceCell::new(),
+        }
+    }
+
+    /// As [`Self::new`] without overrides, with the spans already parsed.
+    pub(super) fn with_spans(text: &'a str, origin: &'a str, spans: ImDocument<&'a str>) -> Self {
+        Self {
+            text,
+            origin,
+            overrides: &[],
+            spans: OnceCell::from(Some(spans)),
+        }
+    }
+
+    fn spans(&self) -> Option<&ImDocument<&'a str>> {
+        self.spans
+            .get_or_init(|| ImDocument::parse(self.text).ok())
+            .as_ref()
+    }
+
+    /// The override that wrote `path` (or a table containing it), if any.
+    pub(super) fn overridden(&self, path: &[String]) -> Option<&Override> {
+        self.overrides
             .iter()
             .rev()
             .find(|o| path.starts_with(o.path()))
-        {
+    }
+
+    /// The override that wrote `path` (or a table containing it), else the line of the
+    /// deepest key of `path` present in the file.
+    pub(super) fn locate(&self, path: &[String]) -> Location {
+        if let Some(o) = self.overridden(path) {
             return Location::Override {
                 raw: o.raw().to_owned(),
             };
@@ -45,7 +79,7 @@ impl Context<'_> {
 
     /// Byte offset of the deepest key (or value) along `path` that the file spells out.
     fn span_of(&self, path: &[String]) -> Option<usize> {
-        let mut item: &Item = self.spans.as_item();
+        let mut item: &Item = self.spans()?.as_item();
         let mut best = None;
         for seg in path {
             let index = seg

@@ -12,7 +12,7 @@ use super::{Location, ScenarioError};
 pub(crate) struct Document<'a> {
     text: &'a str,
     origin: &'a str,
-    pub(super) spans: ImDocument<&'a str>,
+    spans: ImDocument<&'a str>,
 }
 
 impl std::fmt::Debug for Document<'_> {
@@ -23,28 +23,31 @@ impl std::fmt::Debug for Document<'_> {
     }
 }
 
+/// `text` parsed with its source spans; a syntax error names `origin` and the line.
+pub(super) fn parse_spans<'a>(
+    text: &'a str,
+    origin: &str,
+) -> Result<ImDocument<&'a str>, ScenarioError> {
+    ImDocument::parse(text).map_err(|e| ScenarioError::Syntax {
+        origin: origin.to_owned(),
+        line: e.span().map_or(1, |s| super::line_at_char(text, s.start)),
+        message: e.message().trim().replace('\n', "; "),
+    })
+}
+
 impl<'a> Document<'a> {
     /// Parses `text`; `origin` names it in errors (a file name).
     pub(crate) fn parse(text: &'a str, origin: &'a str) -> Result<Self, ScenarioError> {
-        let spans = ImDocument::parse(text).map_err(|e| ScenarioError::Syntax {
-            origin: origin.to_owned(),
-            line: e.span().map_or(1, |s| super::line_at_char(text, s.start)),
-            message: e.message().trim().replace('\n', "; "),
-        })?;
         Ok(Self {
             text,
             origin,
-            spans,
+            spans: parse_spans(text, origin)?,
         })
     }
 
+    /// A spec is small: its context gets a copy of the spans.
     fn context(&self) -> Context<'_> {
-        Context {
-            text: self.text,
-            spans: &self.spans,
-            origin: self.origin,
-            overrides: &[],
-        }
+        Context::with_spans(self.text, self.origin, self.spans.clone())
     }
 
     /// The text as a `T`; a schema error names the line and the dotted key.

@@ -7,7 +7,7 @@
 use toml_edit::{DocumentMut, Item};
 
 use super::diagnose::{self, Context};
-use super::{Location, ScenarioError, item_at};
+use super::{ScenarioError, item_at};
 use crate::rate_control::tunables_of;
 use crate::scenario::model::{Algorithm, QueueKind};
 
@@ -185,7 +185,7 @@ fn check_queue(root: &Item, link: &[String], ctx: &Context<'_>) -> Result<(), Sc
             None => return Ok(()),
         },
     };
-    let by_override = |path: &[String]| matches!(ctx.locate(path), Location::Override { .. });
+    let by_override = |path: &[String]| ctx.overridden(path).is_some();
     let mut kind_path = queue_path.clone();
     kind_path.push("kind".to_owned());
     let kind_by_override = by_override(&kind_path);

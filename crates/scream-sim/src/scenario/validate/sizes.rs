@@ -6,7 +6,7 @@ use crate::scenario::model::Scenario;
 
 /// Most entries of one list of steps (`capacity_steps`, `loss_steps`) or of a flow's
 /// `pauses`. Each entry is written by hand or by a script into the scenario text, whose
-/// parsed form costs about 1.5 kB per entry (10^6 steps took 1.5 GB); 10^4 is a step
+/// parsed form costs about 1 kB per entry (10^5 steps took 100 MB); 10^4 is a step
 /// every 10 ms for 100 s, or every second for almost three hours. A longer capacity
 /// table belongs in a trace file (`trace`), which is read as numbers, not as TOML.
 pub const MAX_STEPS: usize = 10_000;

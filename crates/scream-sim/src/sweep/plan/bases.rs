@@ -6,7 +6,7 @@ use super::super::SweepError;
 use super::super::spec::{RawBase, RawSpec, Seeds};
 use super::{Base, ErrFn, check_name};
 use crate::scenario::builtin;
-use crate::scenario::load::Override;
+use crate::scenario::load::{Override, read_scenario_file};
 
 pub(super) fn load_bases(
     raw: &RawSpec,
@@ -53,8 +53,7 @@ fn load_base(rb: &RawBase, raw: &RawSpec, dir: Option<&Path>) -> Result<Base, St
             Some(d) if Path::new(&rb.scenario).is_relative() => d.join(&rb.scenario),
             _ => PathBuf::from(&rb.scenario),
         };
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read scenario {}: {e}", path.display()))?;
+        let text = read_scenario_file(&path).map_err(|e| format!("cannot read scenario {e}"))?;
         let origin = path
             .file_name()
             .map_or_else(|| rb.scenario.clone(), |n| n.to_string_lossy().into_owned());
