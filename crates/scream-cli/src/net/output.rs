@@ -25,8 +25,11 @@ pub(super) struct RunFiles<'a> {
     pub(super) no_plots: bool,
 }
 
+/// Through the simulator's atomic writer, so that a run stopped or starved of disk
+/// space mid-write never leaves a truncated file that looks complete.
 fn write(path: PathBuf, bytes: &[u8], written: &mut Vec<PathBuf>) -> Result<(), String> {
-    std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    scream_sim::output::write_atomic(&path, bytes)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     written.push(path);
     Ok(())
 }
