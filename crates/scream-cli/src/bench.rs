@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::sim::engine;
 
-/// Runs per scenario; the median is reported (the closing line says 3).
+/// Runs per scenario; the median is reported.
 const RUNS: usize = 3;
 /// Simulated seconds of each case under `--quick`.
 const QUICK_S: f64 = 2.0;
@@ -75,10 +75,10 @@ pub(crate) fn main(args: &BenchArgs) -> Result<String, String> {
             wall_s
         ));
     }
-    out.push_str(if args.quick {
-        "(one short run each, --quick: not steady-state speeds)\n"
+    out.push_str(&if args.quick {
+        "(one short run each, --quick: not steady-state speeds)\n".to_owned()
     } else {
-        "(median of 3 runs each)\n"
+        format!("(median of {RUNS} runs each)\n")
     });
     Ok(out)
 }

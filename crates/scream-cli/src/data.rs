@@ -213,47 +213,42 @@ mod tests {
         url
     }
 
-    const HELLO: DataFile = DataFile {
-        path: "links/hello.txt",
-        url: "",
-        // SHA-256 of "hello\n".
-        sha256: "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03",
-        bytes: 6,
-    };
+    /// A catalogue entry whose pinned digest and size are those of `body`.
+    fn pinned(body: &'static [u8]) -> DataFile {
+        DataFile {
+            path: "links/hello.txt",
+            url: "",
+            // Leaked: a catalogue entry holds `'static` text; a few bytes per test.
+            sha256: Box::leak(scream_data::sha256_hex(body).into_boxed_str()),
+            bytes: body.len() as u64,
+        }
+    }
 
     #[test]
     fn fetches_from_a_mirror_verifies_and_then_keeps_the_intact_copy() {
         let dir = tempfile::tempdir().unwrap();
+        let file = pinned(b"hello\n");
         let url = serve(b"hello\n", 1);
-        let (verb, path) = fetch_one(&agent(), dir.path(), &HELLO, Some(&url), false).unwrap();
+        let (verb, path) = fetch_one(&agent(), dir.path(), &file, Some(&url), false).unwrap();
         assert!(verb.starts_with("fetched"), "{verb}");
         assert_eq!(std::fs::read(&path).unwrap(), b"hello\n");
         // The server has answered its one request: a second fetch must not ask again.
-        let (verb, _) = fetch_one(&agent(), dir.path(), &HELLO, Some(&url), false).unwrap();
+        let (verb, _) = fetch_one(&agent(), dir.path(), &file, Some(&url), false).unwrap();
         assert_eq!(verb, "present");
     }
 
     #[test]
     fn a_body_with_another_digest_or_too_long_is_refused_and_nothing_is_written() {
         let dir = tempfile::tempdir().unwrap();
-        let e = fetch_one(
-            &agent(),
-            dir.path(),
-            &HELLO,
-            Some(&serve(b"jello\n", 1)),
-            false,
-        )
-        .unwrap_err();
-        assert!(e.contains("SHA-256"), "{e}");
-        let e = fetch_one(
-            &agent(),
-            dir.path(),
-            &HELLO,
-            Some(&serve(b"hello\nhello\n", 1)),
-            false,
-        )
-        .unwrap_err();
-        assert!(e.contains("more than the file's 6 bytes"), "{e}");
+        let file = pinned(b"hello\n");
+        for (served, says) in [
+            (&b"jello\n"[..], "SHA-256"),
+            (&b"hello\nhello\n"[..], "more than the file's 6 bytes"),
+        ] {
+            let e =
+                fetch_one(&agent(), dir.path(), &file, Some(&serve(served, 1)), false).unwrap_err();
+            assert!(e.contains(says), "{e}");
+        }
         assert!(!dir.path().join("links").exists());
     }
 

@@ -3,7 +3,7 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::catalogue::{DATASETS, Dataset};
+use crate::catalogue::Dataset;
 
 /// Environment variable naming the data folders to search, separated like `PATH`. When
 /// set, it replaces the default folders (so that a run can be made to see only what a
@@ -111,9 +111,7 @@ pub struct Missing {
 impl Missing {
     /// The dataset the file belongs to, if the catalogue knows it.
     pub fn dataset(&self) -> Option<&'static Dataset> {
-        DATASETS
-            .iter()
-            .find(|d| d.files.iter().any(|f| f.path == self.name))
+        crate::catalogue::file(&self.name).map(|(d, _)| d)
     }
 
     /// The command that gets the file, when it is one the toolkit can fetch.
