@@ -22,7 +22,7 @@ const OPTIONS: [ParseOptions; 4] = [
 fuzz_target!(|data: &[u8]| {
     for options in &OPTIONS {
         let _ = parse_compound(data, options);
-        let _ = decode_feedback(data, options, &mut TimestampUnwrapper::new());
+        let _ = decode_feedback(data, options, &TimestampUnwrapper::new());
         let Ok(packet) = Packet::new_checked(data, options) else {
             continue;
         };

@@ -240,3 +240,41 @@ fn an_endless_or_huge_video_trace_fails_at_once_naming_the_limit() {
         assert!(!stdout.contains("sending from"), "{stdout}");
     }
 }
+
+#[test]
+fn a_bad_feedback_key_is_refused_naming_the_file_and_the_reason() {
+    let keys = tempfile::tempdir().unwrap();
+    let file = |name: &str, text: &str| {
+        let p = keys.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    let short = file("short.key", "00112233\n");
+    let not_hex = file("not-hex.key", &"zz".repeat(16));
+    let huge = file("huge.key", &"00".repeat(4096));
+    let missing = keys.path().join("missing.key").display().to_string();
+    let cases = [
+        (short, vec!["--feedback-key", "4 bytes", "16 to 64"]),
+        (not_hex, vec!["--feedback-key", "not a hexadecimal digit"]),
+        (huge, vec!["--feedback-key", "32 to 128 hex digits"]),
+        (missing, vec!["--feedback-key", "missing.key"]),
+    ];
+    for (path, says) in &cases {
+        let send = [
+            "send",
+            "--to",
+            "127.0.0.1:9",
+            "--feedback-key",
+            path.as_str(),
+        ];
+        refused(&send, says);
+        let recv = [
+            "recv",
+            "--listen",
+            "127.0.0.1:0",
+            "--feedback-key",
+            path.as_str(),
+        ];
+        refused(&recv, says);
+    }
+}

@@ -16,6 +16,7 @@
 //! an endpoint ends its loop on a signal, after one last report, so that the caller
 //! writes its outputs as after a run of fixed length.
 
+pub mod auth;
 pub mod clock;
 mod event_loop;
 pub mod histogram;

@@ -24,6 +24,8 @@ use crate::socket::{EcnSocket, SendErrors};
 use crate::stop::Stop;
 use scream::receiver::{ReceivedPacket, Receiver, ReceiverConfig, ReceiverConfigError};
 use scream::wire::ccfb::{CountConvention, encode_feedback_with};
+
+use crate::auth::{FeedbackKey, Sealer};
 use scream::wire::rtp::{self, PacketKind};
 use scream::{Duration, Ecn, Instant};
 
@@ -190,6 +192,9 @@ pub struct MediaReceiverConfig {
     /// How `num_reports` is written: RFC 8888 (erratum 8166), or count − 1 for a sender
     /// that reads it so (the Ericsson reference).
     pub count: CountConvention,
+    /// A key shared with the senders: every feedback datagram is sealed with it
+    /// ([`crate::auth`]), which only a sender with the same key reads.
+    pub feedback_key: Option<FeedbackKey>,
 }
 
 /// A real-time SCReAM receiver.
@@ -206,6 +211,7 @@ pub struct MediaReceiver {
     probation: Probation<(Instant, ReceivedPacket)>,
     counters: RecvCounters,
     feedback: Vec<u8>,
+    sealer: Option<Sealer>,
 }
 
 impl MediaReceiver {
@@ -217,11 +223,13 @@ impl MediaReceiver {
         let mut socket = EcnSocket::bind(cfg.listen)?;
         let mut poller = Poller::new()?;
         poller.register(&mut socket)?;
+        let sealer = cfg.feedback_key.clone().map(Sealer::starting_now);
         Ok(Self {
             clock,
             socket,
             poller,
             cfg,
+            sealer,
             peers: Vec::new(),
             departed: std::collections::VecDeque::new(),
             probation: Probation::default(),
@@ -405,6 +413,9 @@ impl MediaReceiver {
         let to = self.cfg.feedback_to.unwrap_or(p.addr);
         while let Some(fb) = p.receiver.poll_feedback(now) {
             encode_feedback_with(&fb, self.cfg.rtcp_ssrc, self.cfg.count, &mut self.feedback);
+            if let Some(s) = self.sealer.as_mut() {
+                s.seal(&mut self.feedback);
+            }
             let len = self.feedback.len() as u64;
             // Never more out than in, to any source (see the module's documentation).
             if p.counters.feedback_bytes + len > p.counters.bytes {

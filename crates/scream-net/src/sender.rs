@@ -10,8 +10,10 @@ use crate::event_loop::{self, Endpoint, RunEnd, Served};
 use crate::poller::Poller;
 use crate::socket::{EcnSocket, SendErrors};
 use crate::stop::Stop;
-use scream::sender::{Event, MediaFrame, Sender, SentPacket, StreamId, Transmit};
+use scream::sender::{Event, FeedbackUse, MediaFrame, Sender, SentPacket, StreamId, Transmit};
 use scream::wire::ccfb::{ParseOptions, TimestampUnwrapper, decode_feedback};
+
+use crate::auth::{FeedbackKey, Opened, Opener};
 use scream::wire::rtp;
 use scream::{Bitrate, Duration, Ecn, Instant};
 
@@ -51,12 +53,16 @@ pub struct SendCounters {
     pub malformed: u64,
     /// Datagrams from any address other than the peer's.
     pub foreign: u64,
+    /// With a feedback key: datagrams from the peer without a valid tag.
+    pub unauthenticated: u64,
+    /// With a feedback key: authentic datagrams seen before (a replay).
+    pub replayed: u64,
     /// Sends that failed.
     pub send_errors: SendErrors,
 }
 
 /// How to run a [`MediaSender`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct MediaSenderConfig {
     /// Where the RTP goes, and the only address feedback is accepted from.
     pub peer: SocketAddr,
@@ -64,6 +70,9 @@ pub struct MediaSenderConfig {
     pub bind: SocketAddr,
     /// Frames per second of the encoder.
     pub fps: f64,
+    /// A key shared with the receiver: feedback is taken only when sealed with it
+    /// ([`crate::auth`]). `None`: plain RFC 8888, as every peer writes it.
+    pub feedback_key: Option<FeedbackKey>,
 }
 
 /// A real-time SCReAM sender with one media stream.
@@ -81,6 +90,7 @@ pub struct MediaSender<E> {
     next_frame: Instant,
     rtp_offset: u32,
     unwrapper: TimestampUnwrapper,
+    opener: Option<Opener>,
     batch: Batch,
     counters: SendCounters,
 }
@@ -139,6 +149,7 @@ impl<E: Encoder> MediaSender<E> {
             // (itself random) is as unpredictable and keeps runs reproducible.
             rtp_offset: ssrc.rotate_left(13) ^ 0x9e37_79b9,
             unwrapper: TimestampUnwrapper::new(),
+            opener: cfg.feedback_key.map(Opener::new),
             batch: Batch::default(),
             counters: SendCounters::default(),
         })
@@ -195,6 +206,7 @@ impl<E: Encoder> MediaSender<E> {
             sender,
             peer,
             unwrapper,
+            opener,
             counters,
             ..
         } = self;
@@ -203,10 +215,24 @@ impl<E: Encoder> MediaSender<E> {
                 counters.foreign += 1;
                 return;
             }
-            match decode_feedback(d.payload, &ParseOptions::default(), unwrapper) {
+            let rtcp = match opener.as_mut().map(|o| o.open(d.payload)) {
+                None => d.payload,
+                Some(Opened::Authentic(rtcp)) => rtcp,
+                Some(Opened::Forged) => {
+                    counters.unauthenticated += 1;
+                    return;
+                }
+                Some(Opened::Replayed) => {
+                    counters.replayed += 1;
+                    return;
+                }
+            };
+            match decode_feedback(rtcp, &ParseOptions::default(), unwrapper) {
                 Ok(fb) => {
                     counters.feedback += 1;
-                    sender.on_feedback(now, &fb);
+                    if sender.on_feedback(now, &fb) == FeedbackUse::Taken {
+                        unwrapper.accept(fb.report_time);
+                    }
                 }
                 Err(_) => counters.malformed += 1,
             }

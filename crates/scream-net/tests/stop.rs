@@ -18,6 +18,7 @@ fn a_signal_on_another_thread_ends_a_loop_asleep_without_an_end() {
         rtcp_ssrc: 1,
         receiver: ReceiverConfig::default(),
         count: CountConvention::Rfc,
+        feedback_key: None,
     };
     let mut rx = MediaReceiver::new(cfg, Clock::start()).expect("the receiver binds");
     rx.stop_on(Stop::on_signals(&[SIGUSR1]).expect("SIGUSR1 can be caught"))

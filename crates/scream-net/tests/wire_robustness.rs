@@ -11,6 +11,9 @@ mod link;
 // Spoofed sources against the peer and client tables.
 #[path = "wire_robustness/spoofed.rs"]
 mod spoofed;
+// Feedback forged from the peer's address, and keyed feedback.
+#[path = "wire_robustness/forged.rs"]
+mod forged;
 
 use std::net::{SocketAddr, UdpSocket};
 use std::thread::sleep;

@@ -47,8 +47,9 @@ pub fn encode(fb: Feedback, as_bytes: bool, rtcp_sender_ssrc: u32) -> (FeedbackM
 }
 
 /// The report at the sender; `None` for bytes the codec rejects. `unwrapper` extends
-/// the 32-bit report timestamps of one feedback session.
-pub fn decode(msg: FeedbackMsg, unwrapper: &mut TimestampUnwrapper) -> Option<Feedback> {
+/// the 32-bit report timestamps of one feedback session; the caller accepts into it
+/// the reports it takes.
+pub fn decode(msg: FeedbackMsg, unwrapper: &TimestampUnwrapper) -> Option<Feedback> {
     match msg {
         FeedbackMsg::Report(fb) => Some(fb),
         FeedbackMsg::Bytes(bytes) => {

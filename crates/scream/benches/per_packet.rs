@@ -82,6 +82,61 @@ fn main() {
         fb_ns as f64 / (fb_ops.max(1) * PER_ROUND as u64) as f64
     );
     bench_receiver();
+    bench_forged(&mut sender, now);
+}
+
+/// What a blind forger's reports cost the sender, decoding included: an empty 12-byte
+/// packet, and a 1,400-byte packet whose one block lists 690 received packets of a
+/// random SSRC. Neither proves anything, so each costs a parse and a scan.
+fn bench_forged(sender: &mut Sender, now: Instant) {
+    use scream::wire::ccfb::{
+        BlockRepr, MetricBlock, ParseOptions, Repr, TimestampUnwrapper, decode_feedback,
+    };
+    const FORGED: u64 = 200_000;
+    let unwrapper = TimestampUnwrapper::new();
+    let packet = |reports: usize| {
+        let blocks = (reports > 0)
+            .then(|| BlockRepr {
+                media_ssrc: 0xbad,
+                begin_seq: 0,
+                reports: vec![
+                    MetricBlock {
+                        received: true,
+                        ecn: Ecn::NotEct,
+                        ato: 5
+                    };
+                    reports
+                ],
+            })
+            .into_iter()
+            .collect();
+        let mut bytes = Vec::new();
+        Repr {
+            sender_ssrc: 1,
+            report_timestamp: 12_345,
+            blocks,
+        }
+        .emit_to_vec(&mut bytes)
+        .expect("emits");
+        bytes
+    };
+    for reports in [0, 690] {
+        let bytes = packet(reports);
+        let before = sender.stats().feedback_unproven;
+        let start = WallClock::now();
+        for _ in 0..FORGED {
+            let fb = decode_feedback(black_box(&bytes), &ParseOptions::RFC, &unwrapper)
+                .expect("decodes");
+            black_box(sender.on_feedback(now, &fb));
+        }
+        let ns = start.elapsed().as_nanos() as f64;
+        assert_eq!(sender.stats().feedback_unproven - before, FORGED);
+        println!(
+            "forged feedback, {} bytes ({reports} reports): {:.0} ns/datagram",
+            bytes.len(),
+            ns / FORGED as f64
+        );
+    }
 }
 
 /// Receiver cost per packet: `on_packet` alone, and `on_packet` plus the `poll_feedback`

@@ -40,7 +40,7 @@ fn to_feedback_applies_offsets_and_special_values() {
             ],
         }],
     };
-    let fb = to_feedback(&repr, &mut TimestampUnwrapper::new());
+    let fb = to_feedback(&repr, &TimestampUnwrapper::new());
     assert_eq!(fb.report_time, RemoteInstant::from_millis(3000));
     assert_eq!(
         fb.reports,
@@ -156,12 +156,8 @@ fn encode_decode_round_trip_within_quantisation() {
     let mut bytes = vec![0xff; 3]; // encode_feedback replaces the contents
     encode_feedback(&fb, 77, &mut bytes);
     assert_eq!(bytes.len(), 12 + (8 + 8) + (8 + 4));
-    let back = decode_feedback(
-        &bytes,
-        &ParseOptions::default(),
-        &mut TimestampUnwrapper::new(),
-    )
-    .expect("decodes");
+    let back = decode_feedback(&bytes, &ParseOptions::default(), &TimestampUnwrapper::new())
+        .expect("decodes");
     // Report time: Q16 resolution (15.3 µs).
     assert!(back.report_time.as_nanos().abs_diff(t.as_nanos()) <= 7_630);
     assert_eq!(back.reports.len(), fb.reports.len());
@@ -208,21 +204,28 @@ fn oversized_feedback_becomes_a_compound_of_ccfb_packets() {
             .iter()
             .all(|p| p.buffer_len() <= ccfb::MAX_PACKET_LEN)
     );
-    let back = decode_feedback(&bytes, &ParseOptions::RFC, &mut TimestampUnwrapper::new())
-        .expect("decodes");
+    let back =
+        decode_feedback(&bytes, &ParseOptions::RFC, &TimestampUnwrapper::new()).expect("decodes");
     assert_eq!(back.report_time, t);
     assert_eq!(back.reports, fb.reports);
+}
+
+/// A Q16 report time as the unwrapper's callers hand it back.
+fn q16(ticks: u64) -> RemoteInstant {
+    RemoteInstant::from_nanos(ccfb::q16_to_nanos(ticks))
 }
 
 #[test]
 fn unwrapper_extends_across_the_32_bit_wrap() {
     let mut u = TimestampUnwrapper::new();
-    assert_eq!(u.unwrap(0xffff_0000), 0xffff_0000);
-    assert_eq!(u.unwrap(0x0000_1000), 0x1_0000_1000);
+    assert_eq!(u.place(0xffff_0000), 0xffff_0000);
+    u.accept(q16(0xffff_0000));
+    assert_eq!(u.place(0x0000_1000), 0x1_0000_1000);
+    u.accept(q16(0x1_0000_1000));
     // A late, reordered report from before the wrap stays before it.
-    assert_eq!(u.unwrap(0xffff_8000), 0xffff_8000);
-    assert_eq!(u.highest(), Some(0x1_0000_1000));
-    assert_eq!(u.unwrap(0x0000_2000), 0x1_0000_2000);
+    assert_eq!(u.place(0xffff_8000), 0xffff_8000);
+    assert_eq!(u.reference(), Some(0x1_0000_1000));
+    assert_eq!(u.place(0x0000_2000), 0x1_0000_2000);
 }
 
 #[test]
@@ -238,7 +241,8 @@ fn decoded_report_times_stay_monotonic_over_a_wrap() {
         };
         let mut bytes = Vec::new();
         encode_feedback(&fb, 0, &mut bytes);
-        let back = decode_feedback(&bytes, &ParseOptions::RFC, &mut unwrapper).expect("decodes");
+        let back = decode_feedback(&bytes, &ParseOptions::RFC, &unwrapper).expect("decodes");
+        unwrapper.accept(back.report_time);
         assert!(back.report_time >= previous, "went back at minute {minute}");
         assert!(back.report_time.as_nanos().abs_diff(t.as_nanos()) <= 7_630);
         previous = back.report_time;
@@ -246,23 +250,26 @@ fn decoded_report_times_stay_monotonic_over_a_wrap() {
 }
 
 #[test]
-fn the_unwrapper_is_not_poisoned_by_one_far_value() {
-    let t0: u32 = 0x1000_0000;
-    let second: u32 = 0x1_0000;
+fn placing_never_moves_the_reference() {
+    let second: u64 = 0x1_0000;
+    // 10 h into the receiver's clock, so that half a wrap back is still after zero.
+    let t0 = 0x9000_0000u64;
     let mut u = TimestampUnwrapper::new();
-    assert_eq!(u.unwrap(t0), u64::from(t0));
-    // A forged or corrupted timestamp almost half the wrap (9.1 h) ahead is placed
-    // ahead, as the arithmetic says...
-    let far = t0.wrapping_add(0x7fff_0000);
-    assert_eq!(u.unwrap(far), u64::from(t0) + 0x7fff_0000);
-    // ...but the genuine ones that follow, even one delayed by 2 s, are still placed
-    // around the genuine clock, not a whole wrap (18.2 h) later.
-    assert_eq!(u.unwrap(t0 - 2 * second), u64::from(t0 - 2 * second));
-    assert_eq!(u.unwrap(t0 + second), u64::from(t0 + second));
-    assert_eq!(u.highest(), Some(u64::from(t0 + second)));
-    for i in 2..100 {
-        assert_eq!(u.unwrap(t0 + i * second), u64::from(t0 + i * second));
+    u.accept(q16(t0));
+    // A thousand random timestamps, as a blind forger sends them, are each placed
+    // somewhere within half a wrap; none is accepted, so a genuine report that follows,
+    // even 2 s late or 9 h on, is still read on the genuine clock.
+    let mut x: u32 = 0x2545_f491;
+    for _ in 0..1_000 {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        assert!(u.place(x).abs_diff(t0) <= 1 << 31);
     }
+    assert_eq!(u.reference(), Some(t0));
+    assert_eq!(u.place((t0 - 2 * second) as u32), t0 - 2 * second);
+    let later = t0 + 9 * 3600 * second;
+    assert_eq!(u.place(later as u32), later);
 }
 
 #[test]
@@ -275,14 +282,17 @@ fn the_unwrapper_follows_a_clock_that_really_jumped() {
         ("backward", -i64::from(six_hours)),
     ] {
         let mut u = TimestampUnwrapper::new();
-        u.unwrap(t0);
+        u.accept(q16(u64::from(t0)));
         let jumped = (i64::from(t0) + jump) as u32;
         let want = |i: u32| (i64::from(t0) + jump + i64::from(i * second)) as u64;
-        // Confirmed by the timestamps that follow it, the new clock is followed for
-        // longer than half a wrap.
-        for i in 0..40_000u32 {
+        // Once the caller accepts the first report on the new clock (the sender does
+        // when a few agree), that clock is followed for longer than half a wrap.
+        assert_eq!(u.place(jumped), want(0), "{name}: placed on the jump");
+        u.accept(q16(want(0)));
+        for i in 1..40_000u32 {
             let ts = jumped.wrapping_add(i * second);
-            assert_eq!(u.unwrap(ts), want(i), "{name}, {i} s after the jump");
+            assert_eq!(u.place(ts), want(i), "{name}, {i} s after the jump");
+            u.accept(q16(want(i)));
         }
     }
 }

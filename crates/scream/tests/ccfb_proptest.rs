@@ -122,7 +122,7 @@ proptest! {
                 prop_assert!(packet.total_len() <= bytes.len());
             }
             let _ = parse_compound(&bytes, options);
-            let _ = decode_feedback(&bytes, options, &mut TimestampUnwrapper::new());
+            let _ = decode_feedback(&bytes, options, &TimestampUnwrapper::new());
         }
     }
 
@@ -177,7 +177,7 @@ proptest! {
         let mut bytes = Vec::new();
         scream::wire::ccfb::encode_feedback(&fb, 1, &mut bytes);
         prop_assert!(bytes.len() <= 12 + 131 * fb.reports.len(), "{} bytes", bytes.len());
-        let back = decode_feedback(&bytes, &ParseOptions::default(), &mut TimestampUnwrapper::new())
+        let back = decode_feedback(&bytes, &ParseOptions::default(), &TimestampUnwrapper::new())
             .expect("own bytes decode");
         // Every original report is present with the same status kind and ECN; the codec
         // may add NotReceived entries for skipped sequence numbers.
@@ -229,7 +229,7 @@ proptest! {
         scream::wire::ccfb::encode_feedback(&fb, 1, &mut bytes);
         let n = fb.reports.len();
         prop_assert!(bytes.len() <= 12 + 131 * n, "{} bytes for {} reports", bytes.len(), n);
-        let back = decode_feedback(&bytes, &ParseOptions::RFC, &mut TimestampUnwrapper::new())
+        let back = decode_feedback(&bytes, &ParseOptions::RFC, &TimestampUnwrapper::new())
             .expect("own bytes decode");
         prop_assert!(back.reports.len() <= 65 * n);
         let mut cursor = back.reports.iter();

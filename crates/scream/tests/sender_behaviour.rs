@@ -1,7 +1,8 @@
 //! Behaviour of the sender driven by hand-built feedback.
 
 use scream::sender::{
-    EcnMode, Event, MediaFrame, Sender, SenderConfig, SentPacket, StreamConfig, StreamId, Transmit,
+    EcnMode, Event, FeedbackUse, MediaFrame, Sender, SenderConfig, SentPacket, StreamConfig,
+    StreamId, Transmit,
 };
 use scream::{
     Bitrate, Duration, Ecn, Feedback, Instant, PacketReport, PacketStatus, RemoteInstant,
@@ -298,15 +299,27 @@ fn inconsistent_feedback_is_counted_and_not_applied() {
     let fb = Feedback {
         report_time,
         reports: vec![
-            rx(p[0].seq, 999, ok_arrival),                    // unknown SSRC
-            rx(p[0].seq.wrapping_add(20_000), 1, ok_arrival), // never sent
-            rx(p[0].seq.wrapping_add(3), 1, ok_arrival),      // next, not yet sent
-            rx(p[0].seq, 1, report_time.as_nanos() + 5),      // arrived after the report
+            rx(p[0].seq, 999, ok_arrival),               // unknown SSRC
+            rx(p[0].seq, 1, report_time.as_nanos() + 5), // arrived after the report
         ],
     };
-    h.sender.on_feedback(h.now, &fb);
+    assert_eq!(h.sender.on_feedback(h.now, &fb), FeedbackUse::Taken);
     let s = h.sender.stats();
-    assert_eq!(s.feedback_ignored, 4);
+    assert_eq!(s.feedback_ignored, 2);
+    assert_eq!((s.packets_acked, s.packets_ce), (0, 0));
+    assert_eq!(s.bytes_in_flight, in_flight);
+
+    // Claiming the arrival of a packet never sent disproves a report, even one that
+    // also names a packet in flight: nothing of it is applied.
+    for never in [p[0].seq.wrapping_add(20_000), p[0].seq.wrapping_add(3)] {
+        let forged = Feedback {
+            report_time,
+            reports: vec![rx(p[0].seq, 1, ok_arrival), rx(never, 1, ok_arrival)],
+        };
+        assert_eq!(h.sender.on_feedback(h.now, &forged), FeedbackUse::Unproven);
+    }
+    let s = h.sender.stats();
+    assert_eq!((s.feedback_ignored, s.feedback_unproven), (2, 2));
     assert_eq!((s.packets_acked, s.packets_ce), (0, 0));
     assert_eq!(s.bytes_in_flight, in_flight);
 
@@ -317,9 +330,9 @@ fn inconsistent_feedback_is_counted_and_not_applied() {
         report_time: RemoteInstant::from_nanos(report_time.as_nanos() - 1_000_000_000),
         reports: vec![rx(p[1].seq, 1, report_time.as_nanos() - 2_000_000_000)],
     };
-    h.sender.on_feedback(h.now, &back);
+    assert_eq!(h.sender.on_feedback(h.now, &back), FeedbackUse::Stale);
     let s = h.sender.stats();
-    assert_eq!(s.feedback_ignored, 5);
+    assert_eq!(s.feedback_ignored, 3);
     assert_eq!(s.packets_acked, acked);
 
     // Empty and absurd values do not panic.

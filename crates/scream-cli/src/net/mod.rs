@@ -13,6 +13,7 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 
 use scream::{Duration, Instant};
+use scream_net::auth::FeedbackKey;
 use scream_net::{Clock, RunEnd, Stop, TERMINATION_SIGNALS};
 
 /// Longest run, s: a day. Longer runs are better served by repeated runs, or by a
@@ -120,6 +121,30 @@ fn parse_addr(flag: &str, text: &str) -> Result<SocketAddr, String> {
         .map_err(|e| format!("{flag} {text}: {e} (expected HOST:PORT, e.g. 127.0.0.1:5000)"))?
         .next()
         .ok_or_else(|| format!("{flag} {text}: resolves to no address"))
+}
+
+/// Largest key file read: a key is at most 128 hex digits, and a file much larger is
+/// not a key file.
+const MAX_KEY_FILE: u64 = 4096;
+
+/// Reads the shared feedback key from the file `--feedback-key` names, if any.
+fn feedback_key(path: Option<&std::path::Path>) -> Result<Option<FeedbackKey>, String> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let fail = |why: String| format!("--feedback-key {}: {why}", path.display());
+    let len = std::fs::metadata(path)
+        .map_err(|e| fail(e.to_string()))?
+        .len();
+    if len > MAX_KEY_FILE {
+        return Err(fail(format!(
+            "{len} bytes; a key file holds 32 to 128 hex digits"
+        )));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+    FeedbackKey::from_hex(&text)
+        .map(Some)
+        .map_err(|e| fail(e.to_string()))
 }
 
 /// The unspecified address of `peer`'s family, any port: where a socket that talks

@@ -30,6 +30,11 @@ pub(crate) struct RecvArgs {
     /// `minus-one` (count − 1, what the Ericsson reference's sender reads).
     #[arg(long, default_value = "rfc")]
     num_reports: String,
+    /// A file holding a key shared with the senders, 16 to 64 bytes written as 32 to
+    /// 128 hex digits: every feedback datagram is sealed with it (keyed HMAC-SHA-256;
+    /// docs/real-network.md), and only a sender with the same key reads it.
+    #[arg(long, value_name = "FILE")]
+    feedback_key: Option<std::path::PathBuf>,
     #[command(flatten)]
     run: super::RunArgs,
 }
@@ -68,6 +73,7 @@ pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
         rtcp_ssrc: args.rtcp_ssrc,
         receiver: ReceiverConfig::default(),
         count,
+        feedback_key: super::feedback_key(args.feedback_key.as_deref())?,
     };
     let mut rx =
         MediaReceiver::new(cfg, clock).map_err(|e| format!("cannot start the receiver: {e}"))?;

@@ -70,6 +70,12 @@ pub(crate) struct SendArgs {
     /// Ericsson reference's receiver expects one near 0, hence the default.
     #[arg(long, default_value_t = 0)]
     initial_seq: u16,
+    /// A file holding a key shared with the receiver, 16 to 64 bytes written as 32 to
+    /// 128 hex digits: feedback is taken only when sealed with it (keyed HMAC-SHA-256;
+    /// docs/real-network.md). The receiver needs the same key; no other RFC 8888 peer
+    /// writes sealed feedback.
+    #[arg(long, value_name = "FILE")]
+    feedback_key: Option<std::path::PathBuf>,
     #[command(flatten)]
     run: super::RunArgs,
 }
@@ -226,6 +232,7 @@ pub(crate) fn main(args: &SendArgs) -> Result<String, String> {
         peer,
         bind,
         fps: args.fps,
+        feedback_key: super::feedback_key(args.feedback_key.as_deref())?,
     };
     let mut tx = MediaSender::new(cfg, clock, (sender, stream), encoder)
         .map_err(|e| format!("cannot start the sender: {e}"))?;
@@ -402,7 +409,10 @@ fn summary(
         "feedback": c.feedback,
         "feedback_malformed": c.malformed,
         "foreign_datagrams": c.foreign,
+        "feedback_unauthenticated": c.unauthenticated,
+        "feedback_replayed": c.replayed,
         "feedback_ignored_reports": s.feedback_ignored,
+        "feedback_unproven": s.feedback_unproven,
         "send_buffer_full": c.send_errors.buffer_full,
         "send_errors": c.send_errors.other,
     })

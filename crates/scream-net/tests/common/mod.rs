@@ -12,6 +12,7 @@ use scream::sender::{Improvements, MediaFrame, Sender, SenderConfig, StreamConfi
 use scream::wire::ccfb::{CountConvention, encode_feedback};
 use scream::wire::rtp;
 use scream::{Bitrate, Duration, Ecn, Feedback, PacketReport, PacketStatus, RemoteInstant};
+use scream_net::auth::FeedbackKey;
 use scream_net::link::Transport;
 use scream_net::link::udp::UdpRelay;
 use scream_net::receiver::PeerView;
@@ -55,13 +56,15 @@ pub(crate) struct Rates {
 }
 
 /// What a sender is asked to be.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct SenderSpec {
     pub(crate) peer: SocketAddr,
     pub(crate) ssrc: u32,
     pub(crate) initial_seq: u16,
     pub(crate) rates: Rates,
     pub(crate) improvements: Improvements,
+    /// Feedback is taken only when sealed with this key.
+    pub(crate) feedback_key: Option<FeedbackKey>,
 }
 
 impl SenderSpec {
@@ -81,6 +84,7 @@ impl SenderSpec {
                 fresh_srtt: true,
                 ..Improvements::default()
             },
+            feedback_key: None,
         }
     }
 
@@ -108,6 +112,7 @@ impl SenderSpec {
             peer: self.peer,
             bind: any_port(),
             fps: FPS,
+            feedback_key: self.feedback_key.clone(),
         };
         MediaSender::new(
             cfg,
@@ -202,12 +207,18 @@ pub(crate) type RecvRun = (MediaReceiver, Vec<RecvSample>);
 
 /// A receiver on `listen` with default settings and its own clock.
 pub(crate) fn receiver(listen: SocketAddr) -> MediaReceiver {
+    sealing_receiver(listen, None)
+}
+
+/// A receiver on `listen` that seals its feedback with `key`.
+pub(crate) fn sealing_receiver(listen: SocketAddr, key: Option<FeedbackKey>) -> MediaReceiver {
     let cfg = MediaReceiverConfig {
         listen,
         feedback_to: None,
         rtcp_ssrc: 1,
         receiver: ReceiverConfig::default(),
         count: CountConvention::Rfc,
+        feedback_key: key,
     };
     MediaReceiver::new(cfg, Clock::start()).expect("the receiver binds")
 }

@@ -30,7 +30,7 @@ const SPRAY_SECS: f64 = 2.5;
 /// the delay that adds is what a delay-based controller backs off from.
 static ONE_SPRAY_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-fn one_spray_at_a_time() -> MutexGuard<'static, ()> {
+pub(super) fn one_spray_at_a_time() -> MutexGuard<'static, ()> {
     // A failed test poisons the lock; the next one runs all the same.
     ONE_SPRAY_AT_A_TIME
         .lock()

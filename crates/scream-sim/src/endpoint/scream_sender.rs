@@ -4,7 +4,7 @@ use super::media::MediaStream;
 use crate::compat;
 use crate::metrics::{Sample, StreamMetrics};
 use crate::packet::{Body, Media, Packet};
-use scream::sender::{CongestionEvent, Event, Sender, StreamId, Transmit};
+use scream::sender::{CongestionEvent, Event, FeedbackUse, Sender, StreamId, Transmit};
 use scream::wire::ccfb::TimestampUnwrapper;
 use scream::{Duration, Instant};
 
@@ -47,8 +47,10 @@ impl ScreamSender {
         let Body::Feedback(msg) = packet.body else {
             return;
         };
-        if let Some(fb) = compat::decode(msg, &mut self.unwrapper) {
-            self.sender.on_feedback(now, &fb);
+        if let Some(fb) = compat::decode(msg, &self.unwrapper) {
+            if self.sender.on_feedback(now, &fb) == FeedbackUse::Taken {
+                self.unwrapper.accept(fb.report_time);
+            }
         }
     }
 

@@ -1,17 +1,20 @@
 //! Feedback processing: per-packet acknowledgements, ECN, delay samples and loss
 //! detection, then the congestion controller and media rate control.
 //!
-//! Feedback comes from the peer and is never trusted: reports that cannot be matched to
-//! a sent packet, or whose times are impossible, are skipped and counted in
-//! [`super::SenderStats::feedback_ignored`]. Repeats from overlapping reports are
-//! recognised and skipped without counting. A whole report whose report time does not
-//! follow the sender's own clock is ignored (`delay::report_clock`); a delay sample
-//! that does not fit what the sender knows about the packet is not used (`delay`); a
-//! packet no report covered is not taken for lost (`in_flight`).
+//! Feedback comes from the peer and is never trusted. A report that does not prove its
+//! writer saw the media (`proof`) changes nothing. Of a proven report, per-packet
+//! reports that cannot be matched to a sent packet, or whose times are impossible, are
+//! skipped and counted in [`super::SenderStats::feedback_ignored`]. Repeats from
+//! overlapping reports are recognised and skipped without counting. A whole report
+//! whose report time does not follow the sender's own clock is ignored
+//! (`delay::report_clock`); a delay sample that does not fit what the sender knows
+//! about the packet is not used (`delay`); a packet no report covered is not taken for
+//! lost (`in_flight`).
 
 use super::delay::{PLAUSIBILITY_MARGIN, Verdict};
 use super::generation::{AckSummary, Measurements};
 use super::in_flight::Lookup;
+use super::proof::{FeedbackUse, proven};
 use super::{CongestionEventKind, Sender};
 use crate::ecn::Ecn;
 use crate::feedback::{Feedback, PacketStatus};
@@ -22,9 +25,16 @@ use crate::time::Instant;
 const OUTAGE_GRACE_RTTS: u32 = 2;
 
 impl Sender {
-    /// Feedback arrived from the receiver.
-    pub fn on_feedback(&mut self, now: Instant, feedback: &Feedback) {
+    /// Feedback arrived from the receiver; returns what the sender made of it (which
+    /// tells a caller that extends report timestamps whether to move its reference).
+    pub fn on_feedback(&mut self, now: Instant, feedback: &Feedback) -> FeedbackUse {
         let now = self.clock(now);
+        // Before anything else reads it, not even the report clock: a report that does
+        // not prove it saw our media is all a blind forger can send.
+        if !proven(&self.streams, &feedback.reports) {
+            self.counters.feedback_unproven += 1;
+            return FeedbackUse::Unproven;
+        }
         let reports = u64::try_from(feedback.reports.len()).unwrap_or(u64::MAX);
         // A report time earlier than the last report's (overtaken on the way, replayed,
         // or the receiver clock went back) or far ahead of how much our clock advanced
@@ -36,7 +46,7 @@ impl Sender {
             .judge_report(now, self.last_report_time, feedback.report_time);
         if verdict == Verdict::Stale {
             self.counters.feedback_ignored += reports;
-            return;
+            return FeedbackUse::Stale;
         }
         self.last_report_time = Some(feedback.report_time);
 
@@ -182,6 +192,7 @@ impl Sender {
         self.have_feedback = true;
         self.update_targets(now);
         self.update_pacing_rate();
+        FeedbackUse::Taken
     }
 
     /// RFC 8985-style: a packet is lost once a packet sent more than the reordering

@@ -177,6 +177,27 @@ impl SentHistory {
         }
     }
 
+    /// Whether `seq` names a packet still in flight.
+    fn is_in_flight(&self, seq: u16) -> bool {
+        match self.lookup(seq) {
+            Lookup::Tracked(i) => self.records[i].state == PacketState::InFlight,
+            Lookup::Stale | Lookup::Unknown => false,
+        }
+    }
+
+    /// Whether `seq` names a packet sent recently: one still in flight, or one of the
+    /// last [`STALE_WINDOW`] sent, as far back as a receiver's overlapping reports go.
+    pub(crate) fn sent_recently(&self, seq: u16) -> bool {
+        let back = self.next_seq.wrapping_sub(seq);
+        (1..=STALE_WINDOW).contains(&back) || self.is_in_flight(seq)
+    }
+
+    /// Whether `seq` lies at or ahead of the next sequence number to send (within the
+    /// forward half of the number space), so that no receiver can have it.
+    pub(crate) fn never_sent(&self, seq: u16) -> bool {
+        seq.wrapping_sub(self.next_seq) < 0x8000 && !self.is_in_flight(seq)
+    }
+
     pub(crate) fn get(&self, idx: usize) -> Option<&SentRecord> {
         self.records.get(idx)
     }

@@ -155,6 +155,7 @@ mod improvements;
 mod in_flight;
 mod pacing;
 pub(crate) mod params;
+mod proof;
 mod rate_control;
 mod rate_meter;
 mod rtp_queue;
@@ -174,6 +175,7 @@ pub use draft00::Draft00Config;
 pub use events::Event;
 pub use improvements::{IMPROVEMENT_NAMES, Improvements};
 pub use params::ParamInfo;
+pub use proof::FeedbackUse;
 pub use stats::{Draft00Stats, GenerationStats, SenderStats, StreamStats, V1Stats, V2Stats};
 pub use {v1::V1Config, v2::V2Config};
 
@@ -263,6 +265,7 @@ struct Counters {
     packets_lost: u64,
     packets_ce: u64,
     feedback_ignored: u64,
+    feedback_unproven: u64,
 }
 
 impl Sender {

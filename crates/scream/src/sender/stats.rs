@@ -44,6 +44,7 @@ impl Sender {
             packets_lost: self.counters.packets_lost,
             packets_ce: self.counters.packets_ce,
             feedback_ignored: self.counters.feedback_ignored,
+            feedback_unproven: self.counters.feedback_unproven,
             time_steps: self.time.steps(),
             target_bitrate: self.total_target(),
             pacing_rate: self.pacing_rate,
@@ -106,6 +107,10 @@ pub struct SenderStats {
     /// number never sent or far behind anything in flight, an arrival time after the
     /// report time, or a report time going backwards.
     pub feedback_ignored: u64,
+    /// Feedback packets that named no packet of ours sent recently, or claimed the
+    /// arrival of one never sent, and so changed nothing
+    /// ([`super::FeedbackUse::Unproven`]): forged by someone who did not see the media.
+    pub feedback_unproven: u64,
     /// Inputs whose `now` the sender took as a step of the caller's clock rather than
     /// as elapsed time: more than a day after the previous input, or the second in a row
     /// more than 10 ms before the latest (see [`Sender`]).

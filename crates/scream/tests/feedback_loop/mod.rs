@@ -15,7 +15,7 @@
 mod support;
 
 use scream::receiver::{ReceivedPacket, Receiver, ReceiverConfig};
-use scream::sender::{Sender, SenderConfig, SenderStats, StreamConfig, Transmit};
+use scream::sender::{FeedbackUse, Sender, SenderConfig, SenderStats, StreamConfig, Transmit};
 use scream::wire::ccfb::{ParseOptions, Repr, TimestampUnwrapper, decode_feedback, from_feedback};
 use scream::{Bitrate, Duration, Feedback, Instant, PacketStatus, RemoteInstant};
 use std::collections::VecDeque;
@@ -27,6 +27,14 @@ pub(crate) const RX_EPOCH: u64 = 18_000_000_000_000;
 
 /// What to do with one report on its way back.
 pub(crate) type Tamper = Box<dyn FnMut(Instant, Repr) -> Vec<Repr>>;
+
+/// Datagrams an attacker hands the sender as feedback from the receiver's address,
+/// one every `interval` from `from` on: `forge` writes each.
+pub(crate) struct Forger {
+    pub(crate) from: Instant,
+    pub(crate) interval: Duration,
+    pub(crate) forge: Box<dyn FnMut(Instant) -> Vec<u8>>,
+}
 
 /// A run's parameters.
 pub(crate) struct Setup {
@@ -49,6 +57,8 @@ pub(crate) struct Setup {
     pub(crate) lose_report: Box<dyn FnMut(u64) -> bool>,
     /// Added once to the sender's `now`, on the first feedback at or after the instant.
     pub(crate) sender_jump: Option<(Instant, Duration)>,
+    /// Forged feedback beside the genuine.
+    pub(crate) forger: Option<Forger>,
     pub(crate) config: SenderConfig,
 }
 
@@ -64,6 +74,7 @@ impl Default for Setup {
             tamper: Box::new(|_, r| vec![r]),
             lose_report: Box::new(|_| false),
             sender_jump: None,
+            forger: None,
             config: SenderConfig::default(),
         }
     }
@@ -77,6 +88,10 @@ pub(crate) struct Delivered {
     pub(crate) reports: u64,
     /// How many of them the sender counted as ignored.
     pub(crate) ignored: u64,
+    /// What the sender made of it.
+    pub(crate) used: FeedbackUse,
+    /// It came from the forger.
+    pub(crate) forged: bool,
 }
 
 impl Delivered {
@@ -221,6 +236,7 @@ pub(crate) fn run(mut setup: Setup) -> Outcome {
     let mut next_frame = Instant::ZERO;
     let mut next_sample = Instant::ZERO;
     let mut reports_sent = 0u64;
+    let mut next_forgery = setup.forger.as_ref().map_or(Instant::MAX, |f| f.from);
     let end = Instant::ZERO + setup.duration;
     let mut now = Instant::ZERO;
 
@@ -257,12 +273,26 @@ pub(crate) fn run(mut setup: Setup) -> Outcome {
                 back.push_back((now + setup.return_delay, bytes));
             }
         }
+        let mut arrived = vec![];
         while let Some((t, _)) = back.front() {
             if *t > now {
                 break;
             }
             let (_, bytes) = back.pop_front().expect("front exists");
-            let fb = decode_feedback(&bytes, &ParseOptions::RFC, &mut unwrapper).expect("decodes");
+            arrived.push((bytes, false));
+        }
+        if let Some(f) = setup.forger.as_mut() {
+            while next_forgery <= now {
+                arrived.push(((f.forge)(now), true));
+                next_forgery += f.interval;
+            }
+        }
+        for (bytes, forged) in arrived {
+            // What a sender on a socket does: a datagram that does not decode is dropped.
+            let Ok(fb) = decode_feedback(&bytes, &ParseOptions::RFC, &unwrapper) else {
+                assert!(forged, "a genuine report failed to decode");
+                continue;
+            };
             let before = sender.stats();
             let mut fb_now = now;
             if let Some((when, jump)) = setup.sender_jump {
@@ -271,11 +301,16 @@ pub(crate) fn run(mut setup: Setup) -> Outcome {
                     setup.sender_jump = None;
                 }
             }
-            sender.on_feedback(fb_now, &fb);
+            let used = sender.on_feedback(fb_now, &fb);
+            if used == FeedbackUse::Taken {
+                unwrapper.accept(fb.report_time);
+            }
             out.feedback.push(Delivered {
                 at: now,
                 reports: fb.reports.len() as u64,
                 ignored: sender.stats().feedback_ignored - before.feedback_ignored,
+                used,
+                forged,
             });
             out.lost_on_feedback += sender.stats().packets_lost - before.packets_lost;
         }
@@ -322,6 +357,7 @@ pub(crate) fn run(mut setup: Setup) -> Outcome {
             wake,
             forward.front().map(|(t, _)| *t),
             back.front().map(|(t, _)| *t),
+            Some(next_forgery),
             rx_timeout,
             sender.poll_timeout(),
             Some(now + Duration::from_millis(5)),
@@ -339,6 +375,11 @@ pub(crate) struct Rng(u64);
 impl Rng {
     pub(crate) fn new(seed: u64) -> Self {
         Self(seed.max(1))
+    }
+
+    /// Uniform over all 32-bit values.
+    pub(crate) fn next_u32(&mut self) -> u32 {
+        (self.next_f64() * 4_294_967_296.0) as u32
     }
 
     /// Uniform in [0, 1).

@@ -4,8 +4,8 @@
 
 use super::ops::{FeedbackOp, Op, Setup, When};
 use scream::sender::{
-    GENERATION_NAMES, MAX_TIME_STEP, MediaFrame, Sender, SenderConfig, StreamConfig, StreamId,
-    TIME_JITTER_TOLERANCE, Transmit,
+    FeedbackUse, GENERATION_NAMES, MAX_TIME_STEP, MediaFrame, Sender, SenderConfig, StreamConfig,
+    StreamId, TIME_JITTER_TOLERANCE, Transmit,
 };
 use scream::{
     Bitrate, Duration, Ecn, Feedback, Instant, PacketReport, PacketStatus, RemoteInstant,
@@ -20,6 +20,11 @@ const LATEST_START: u64 = 1 << 62;
 const MIN_DISCARD_INTERVAL: Duration = Duration::from_millis(250);
 /// The caller's clock is kept below this, so that sane time can always run on.
 const CALLER_CLOCK_CEILING: u64 = 1 << 63;
+/// How many of the last packets sent a report may name to prove itself (mirrors the
+/// sender).
+const RECENT: u16 = 4096;
+/// Every stream's first sequence number: close to the wrap.
+const FIRST_SEQ: u16 = 65_500;
 /// Resolved packets kept for reports on old packets.
 const HISTORY: usize = 128;
 /// How much further the receiver's clock may advance between two reports than the
@@ -122,6 +127,8 @@ struct Model {
     /// The caller's clock minus `sane`.
     offset: i128,
     packets: VecDeque<ModelPacket>,
+    /// Per stream, the sequence number its next packet will carry.
+    next_seq: [u16; 2],
     newest_acked: Option<u64>,
     reorder: u64,
     timeout: u64,
@@ -189,7 +196,7 @@ impl Model {
                         max_bitrate: Bitrate::from_bps(max),
                         priority: priorities[i],
                     },
-                    65_500,
+                    FIRST_SEQ,
                 )
                 .map_err(|e| e.to_string())?;
             ids.push(id);
@@ -204,6 +211,7 @@ impl Model {
             sane: setup.start_ns,
             offset: 0,
             packets: VecDeque::new(),
+            next_seq: [FIRST_SEQ; 2],
             newest_acked: None,
             reorder,
             timeout,
@@ -289,6 +297,9 @@ impl Model {
             let Transmit::Now(p) = out else {
                 break;
             };
+            if let Some(k) = self.ssrcs.iter().position(|&s| s == p.ssrc) {
+                self.next_seq[k] = p.seq.wrapping_add(1);
+            }
             self.packets.push_back(ModelPacket {
                 ssrc: p.ssrc,
                 seq: p.seq,
@@ -411,15 +422,64 @@ impl Model {
         self.deliver(at, &fb, &acked)
     }
 
-    /// Hands `fb` to the sender at `at`; if the sender takes it (its report clock), the
-    /// packets at `acked` are acknowledged, then the reordering window applies. A report
-    /// refused whole must show as such: every per-packet report counted as ignored,
-    /// nothing acknowledged.
+    /// Whether `fb` proves its writer saw the media, as the sender documents it: it
+    /// names a packet in flight or one of the last `RECENT` sent, and claims no
+    /// arrival of a packet not yet sent.
+    fn proven(&self, fb: &Feedback) -> bool {
+        let mut ours = false;
+        for r in &fb.reports {
+            let Some(k) = self.ssrcs.iter().position(|&s| s == r.ssrc) else {
+                continue;
+            };
+            let in_flight = self
+                .packets
+                .iter()
+                .any(|p| !p.resolved && p.ssrc == r.ssrc && p.seq == r.seq);
+            let received = matches!(r.status, PacketStatus::Received { .. });
+            let ahead = r.seq.wrapping_sub(self.next_seq[k]) < 0x8000;
+            if received && ahead && !in_flight {
+                return false;
+            }
+            let back = self.next_seq[k].wrapping_sub(r.seq);
+            ours = ours || in_flight || (1..=RECENT).contains(&back);
+        }
+        ours
+    }
+
+    /// Hands `fb` to the sender at `at`. A report that proves nothing must change
+    /// nothing; if the sender takes it (its report clock), the packets at `acked` are
+    /// acknowledged, then the reordering window applies. A report refused whole must
+    /// show as such: every per-packet report counted as ignored, nothing acknowledged.
     fn deliver(&mut self, at: Instant, fb: &Feedback, acked: &[usize]) -> Result<(), String> {
         let t = self.clock.advance(at.as_nanos());
-        let taken = self.report_clock.take(fb.report_time.as_nanos(), t);
         let before = self.sender.stats();
-        self.sender.on_feedback(at, fb);
+        if !self.proven(fb) {
+            let used = self.sender.on_feedback(at, fb);
+            let after = self.sender.stats();
+            ensure!(
+                used == FeedbackUse::Unproven
+                    && after.feedback_unproven == before.feedback_unproven + 1
+                    && after.packets_acked == before.packets_acked
+                    && after.bytes_in_flight == before.bytes_in_flight,
+                "report at {:?} proves nothing, but the sender made it {used:?} and \
+                 acknowledged {}",
+                fb.report_time,
+                after.packets_acked - before.packets_acked
+            );
+            return Ok(());
+        }
+        let taken = self.report_clock.take(fb.report_time.as_nanos(), t);
+        let used = self.sender.on_feedback(at, fb);
+        let want = if taken {
+            FeedbackUse::Taken
+        } else {
+            FeedbackUse::Stale
+        };
+        ensure!(
+            used == want,
+            "report at {:?}: the sender made it {used:?}, the model {want:?}",
+            fb.report_time
+        );
         if !taken {
             let after = self.sender.stats();
             let ignored = after.feedback_ignored - before.feedback_ignored;

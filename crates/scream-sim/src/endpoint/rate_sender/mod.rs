@@ -115,9 +115,12 @@ impl RateSender {
         let Body::Feedback(msg) = packet.body else {
             return;
         };
-        let Some(fb) = compat::decode(msg, &mut self.unwrapper) else {
+        let Some(fb) = compat::decode(msg, &self.unwrapper) else {
             return;
         };
+        // The baselines keep no report clock: every decoded report counts, and only
+        // simulated receivers write them.
+        self.unwrapper.accept(fb.report_time);
         let mut results = core::mem::take(&mut self.results);
         results.clear();
         // Each stream resolves its own SSRC's reports; the RTT sample is the one of

@@ -15,11 +15,11 @@ use crate::time::{Duration, RemoteInstant};
 /// Converts a parsed packet to abstract feedback.
 ///
 /// `report_time` is the report timestamp extended by `unwrapper` (keep one unwrapper per
-/// feedback sender for the whole session). A received packet arrived `ato`/1024 s before
+/// feedback sender for the whole session, and accept into it the reports that count). A received packet arrived `ato`/1024 s before
 /// it; ATO 0x1FFF gives `arrival: None`; 0x1FFE ("that long or longer") is taken at face
 /// value (the sender uses no arrival time that is older than the packet). R=0 gives
 /// [`PacketStatus::NotReceived`].
-pub fn to_feedback(repr: &Repr, unwrapper: &mut TimestampUnwrapper) -> Feedback {
+pub fn to_feedback(repr: &Repr, unwrapper: &TimestampUnwrapper) -> Feedback {
     let mut feedback = Feedback::default();
     to_feedback_into(repr, unwrapper, &mut feedback);
     feedback
@@ -27,8 +27,8 @@ pub fn to_feedback(repr: &Repr, unwrapper: &mut TimestampUnwrapper) -> Feedback 
 
 /// Like [`to_feedback`], but appends the reports to `feedback` (whose allocation can be
 /// reused) and sets its `report_time`.
-pub fn to_feedback_into(repr: &Repr, unwrapper: &mut TimestampUnwrapper, feedback: &mut Feedback) {
-    let report_ticks = unwrapper.unwrap(repr.report_timestamp);
+pub fn to_feedback_into(repr: &Repr, unwrapper: &TimestampUnwrapper, feedback: &mut Feedback) {
+    let report_ticks = unwrapper.place(repr.report_timestamp);
     feedback.report_time = RemoteInstant::from_nanos(q16_to_nanos(report_ticks));
     feedback.reports.reserve(repr.report_count());
     for block in &repr.blocks {
@@ -199,11 +199,12 @@ fn emit_infallible(repr: &Repr, convention: CountConvention, out: &mut Vec<u8>) 
 /// more) into abstract feedback.
 ///
 /// Reports of all CCFB packets are concatenated; `report_time` is the latest of their
-/// timestamps. Pass the same `unwrapper` for every packet of a session.
+/// timestamps. Pass the same `unwrapper` for every packet of a session; decoding does
+/// not change it ([`TimestampUnwrapper::accept`] does).
 pub fn decode_feedback(
     bytes: &[u8],
     options: &ParseOptions,
-    unwrapper: &mut TimestampUnwrapper,
+    unwrapper: &TimestampUnwrapper,
 ) -> Result<Feedback, Error> {
     let reprs = parse_compound(bytes, options)?;
     let mut feedback = Feedback::default();
@@ -309,7 +310,7 @@ mod tests {
                 "{n} reports: {} bytes",
                 out.len()
             );
-            let back = decode_feedback(&out, &ParseOptions::RFC, &mut TimestampUnwrapper::new())
+            let back = decode_feedback(&out, &ParseOptions::RFC, &TimestampUnwrapper::new())
                 .expect("own bytes decode");
             // At most 64 filled numbers per report.
             assert!(back.reports.len() <= 65 * n, "{n}: {}", back.reports.len());
@@ -365,12 +366,12 @@ mod tests {
         let count = field::FIRST_BLOCK + 6;
         assert_eq!((rfc[count], rfc[count + 1]), (0, 3));
         assert_eq!((minus_one[count], minus_one[count + 1]), (0, 2));
-        let rfc_back = decode_feedback(&rfc, &ParseOptions::RFC, &mut TimestampUnwrapper::new())
-            .expect("decodes");
+        let rfc_back =
+            decode_feedback(&rfc, &ParseOptions::RFC, &TimestampUnwrapper::new()).expect("decodes");
         assert_eq!(rfc_back.reports.len(), 3);
         for opts in [ParseOptions::MINUS_ONE, ParseOptions::AUTO] {
-            let back = decode_feedback(&minus_one, &opts, &mut TimestampUnwrapper::new())
-                .expect("decodes");
+            let back =
+                decode_feedback(&minus_one, &opts, &TimestampUnwrapper::new()).expect("decodes");
             assert_eq!(back, rfc_back, "{opts:?}");
         }
     }

@@ -5,7 +5,7 @@
 //! which is exactly 64 Q16 ticks.
 
 use super::{ATO_MAX, ATO_UNITS_PER_SECOND};
-use crate::time::Duration;
+use crate::time::{Duration, RemoteInstant};
 
 /// Q16 ticks per second of the report timestamp (RFC 8888 §3.1).
 pub const Q16_TICKS_PER_SECOND: u64 = 1 << 16;
@@ -40,80 +40,63 @@ pub fn duration_to_ato(d: Duration) -> u16 {
     u16::try_from(units).map_or(ATO_MAX, |u| u.min(ATO_MAX))
 }
 
-/// Timestamps this far or farther (2^30 ticks, 4.55 h) from the reference are a jump of
-/// the peer's clock, or garbage: a quarter of the wrap, so that a genuine timestamp
-/// after one far value still lands well inside the ±2^31 ticks that can be placed.
-const FAR_TICKS: u64 = 1 << 30;
-
 /// Extends 32-bit report timestamps to a 64-bit count of Q16 ticks across wraps, so that
 /// times derived from a long session stay monotonic.
 ///
-/// Each timestamp is placed within ±2^31 ticks (±9.1 h) of a reference, the highest
-/// timestamp seen, which tolerates reordered or late feedback. The first timestamp is
-/// taken as is. Results never go below zero: a timestamp that would unwrap before the
-/// epoch gives zero.
+/// Each timestamp is placed within ±2^31 ticks (±9.1 h) of a reference: the report
+/// time of the last report its user *accepted*. Placing reads the reference and never
+/// moves it; only [`TimestampUnwrapper::accept`] does. The sender decides what to
+/// accept ([`crate::sender::FeedbackUse::Taken`]), so a report it refused, forged,
+/// corrupted or replayed, cannot shift how the genuine ones that follow are read: a
+/// stream of random timestamps moving the reference would otherwise push genuine
+/// reports a whole wrap (18.2 h) away, and make the sender judge them stale.
 ///
-/// One timestamp 4.55 h or more from the reference is placed like any other but does
-/// not move the reference: a forged or corrupted report must not shift the placement of
-/// the genuine ones that follow (one far value would otherwise push them a whole wrap,
-/// 18.2 h, away). The reference follows such a jump once the next timestamp confirms
-/// it, that is lies within 4.55 h of it: the peer's clock really stepped.
+/// With no reference yet, a timestamp is taken as is. A timestamp that would unwrap
+/// before the epoch is placed one wrap later instead, far ahead: distinct timestamps
+/// always give distinct values. (A floor at zero would map every timestamp more than
+/// the reference behind it to the same value, zero, and three forged reports that all
+/// read zero agree with each other like a receiver's clock that stepped.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimestampUnwrapper {
-    highest: Option<u64>,
-    /// A far timestamp waiting for confirmation, extended.
-    jump: Option<u64>,
+    reference: Option<u64>,
 }
 
 impl TimestampUnwrapper {
-    /// An unwrapper that has seen nothing.
+    /// An unwrapper that has accepted nothing.
     pub const fn new() -> Self {
-        Self {
-            highest: None,
-            jump: None,
-        }
+        Self { reference: None }
     }
 
     /// The extended value of `timestamp`, in Q16 ticks.
-    pub fn unwrap(&mut self, timestamp: u32) -> u64 {
-        let Some(highest) = self.highest else {
-            self.highest = Some(u64::from(timestamp));
-            return u64::from(timestamp);
-        };
-        let extended = place(highest, timestamp);
-        if extended.abs_diff(highest) < FAR_TICKS {
-            self.highest = Some(highest.max(extended));
-            self.jump = None;
-            return extended;
-        }
-        match self.jump {
-            Some(jump) if place(jump, timestamp).abs_diff(jump) < FAR_TICKS => {
-                // Two timestamps in a row agree on the new clock: follow it, backwards
-                // too.
-                let confirmed = place(jump, timestamp);
-                self.highest = Some(confirmed);
-                self.jump = None;
-                confirmed
-            }
-            _ => {
-                self.jump = Some(extended);
-                extended
-            }
-        }
+    pub fn place(&self, timestamp: u32) -> u64 {
+        self.reference
+            .map_or(u64::from(timestamp), |r| place(r, timestamp))
     }
 
-    /// The highest extended timestamp seen, in Q16 ticks, not counting a far one still
-    /// waiting for confirmation: new timestamps are placed around it.
-    pub fn highest(&self) -> Option<u64> {
-        self.highest
+    /// Makes `report_time` (a value [`TimestampUnwrapper::place`] gave, as decoded
+    /// feedback carries it) the reference for later timestamps, backwards too: the
+    /// caller's judgement of which report is current is the one that counts.
+    pub fn accept(&mut self, report_time: RemoteInstant) {
+        self.reference = Some(nanos_to_q16(report_time.as_nanos()));
+    }
+
+    /// The extended report time of the last accepted report, in Q16 ticks.
+    pub fn reference(&self) -> Option<u64> {
+        self.reference
     }
 }
 
-/// `timestamp` extended to the value nearest `reference` (within ±2^31 ticks).
+/// `timestamp` extended to the value nearest `reference` (within ±2^31 ticks), or one
+/// wrap later if that lies before zero.
 fn place(reference: u64, timestamp: u32) -> u64 {
     // Two's-complement reinterpretation: the signed distance modulo 2^32.
     let delta = timestamp.wrapping_sub(reference as u32) as i32;
-    reference.saturating_add_signed(i64::from(delta))
+    match reference.checked_add_signed(i64::from(delta)) {
+        Some(placed) => placed,
+        // Only below zero: a reference is at most the Q16 value of the largest
+        // nanosecond count (about 2^50), far from the top of the range.
+        None => reference.saturating_add_signed(i64::from(delta) + (1 << 32)),
+    }
 }
 
 #[cfg(test)]
@@ -127,6 +110,19 @@ mod tests {
         }
         assert_eq!(q16_to_nanos(1 << 16), 1_000_000_000);
         assert_eq!(q16_to_nanos(1), 15_258); // 15.2587890625 ns, rounded down
+    }
+
+    #[test]
+    fn timestamps_before_the_epoch_stay_distinct() {
+        let mut u = TimestampUnwrapper::new();
+        u.accept(RemoteInstant::from_nanos(q16_to_nanos(1_000)));
+        // Behind the reference by more than it holds: one wrap later, each its own.
+        assert_eq!(u.place(u32::MAX), u64::from(u32::MAX));
+        assert_eq!(u.place(u32::MAX - 7), u64::from(u32::MAX - 7));
+        assert_eq!(u.place(0x8000_0400), 0x8000_0400);
+        // Within reach behind and ahead, as usual.
+        assert_eq!(u.place(10), 10);
+        assert_eq!(u.place(0x7fff_0000), 0x7fff_0000);
     }
 
     #[test]
