@@ -17,10 +17,12 @@
 //! restarts from them. So one bad sample cannot collapse the rate, while a real queue or
 //! a longer path (both within the bounds) is measured as before.
 
+mod arrival_span;
 mod report_clock;
 
 use super::generation::DelayParams;
 use crate::time::{Duration, Instant, RemoteInstant};
+use arrival_span::ArrivalSpan;
 use report_clock::ReportClock;
 pub(crate) use report_clock::Verdict;
 
@@ -80,6 +82,8 @@ pub(crate) struct DelayEstimator {
     qdelay_avg: Duration,
     last_avg_update: Option<Instant>,
     srtt_fast: Duration,
+    /// The latest RTT sample.
+    last_rtt: Duration,
     srtt_falling: bool,
     srtt: Duration,
     last_srtt_update: Option<Instant>,
@@ -96,6 +100,8 @@ pub(crate) struct DelayEstimator {
     feedbacks: u64,
     /// Implausible samples since the last plausible one, if any.
     step: Option<ClockStep>,
+    /// Whether the return path loses reports (`arrival_span`).
+    arrivals: ArrivalSpan,
 }
 
 /// A run of implausible samples: maybe a clock step.
@@ -121,6 +127,7 @@ impl DelayEstimator {
             qdelay_avg: Duration::ZERO,
             last_avg_update: None,
             srtt_fast: INITIAL_SRTT,
+            last_rtt: INITIAL_SRTT,
             srtt_falling: false,
             srtt: INITIAL_SRTT,
             last_srtt_update: None,
@@ -135,6 +142,7 @@ impl DelayEstimator {
             report_clock: ReportClock::default(),
             feedbacks: 0,
             step: None,
+            arrivals: ArrivalSpan::default(),
         }
     }
 
@@ -172,6 +180,7 @@ impl DelayEstimator {
             }
         }
         self.step = None;
+        self.arrivals.sample(age, owd_nanos);
         let cur = &mut self.buckets[self.bucket_idx];
         *cur = (*cur).min(owd_nanos);
         let base = self.history_min.min(*cur);
@@ -251,6 +260,7 @@ impl DelayEstimator {
         let next = Duration::from_secs_f64(s + SRTT_G * (rtt.as_secs_f64() - s));
         self.srtt_falling = next < self.srtt_fast;
         self.srtt_fast = next;
+        self.last_rtt = rtt;
         // The controller's sRTT follows the per-sample one once per RTT with the same
         // gain (reference implementation), so it spans about eight RTTs.
         let due = self
@@ -280,6 +290,7 @@ impl DelayEstimator {
         let (qdelay_avg_g, congestion_interval, qdelay_target) =
             (params.qdelay_avg_g, params.interval, params.qdelay_target);
         self.feedbacks += 1;
+        self.arrivals.end_feedback(now);
         // Draft §"Network Congestion Control": qdelay_avg, a slow-attack fast-decay EWMA.
         // The draft updates it once per RTT; like the reference we update it once per
         // congestion interval (min(VIRTUAL_RTT, s_rtt)), otherwise at RTTs of 50 ms
@@ -382,9 +393,19 @@ impl DelayEstimator {
     }
 
     /// EWMA of every RTT sample with gain 1/8 (RFC 6298; the reference's `sRttSh`).
-    #[cfg(test)]
     pub(crate) fn srtt_fast(&self) -> Duration {
         self.srtt_fast
+    }
+
+    /// Whether a feedback in the last second followed reports lost on the way back
+    /// (see `arrival_span`).
+    pub(crate) fn reports_lost_lately(&self, now: Instant) -> bool {
+        self.arrivals.reports_lost_lately(now)
+    }
+
+    /// The latest RTT sample (the initial sRTT before the first).
+    pub(crate) fn last_rtt(&self) -> Duration {
+        self.last_rtt
     }
 
     /// Whether the latest RTT sample lowered the per-sample smoothed RTT.

@@ -306,6 +306,22 @@ impl SentHistory {
             .map(|r| r.sent_at)
     }
 
+    /// In-flight bytes of the packets sent at or before `t`, and the send time of the
+    /// first in-flight packet sent after it (O(packets up to that one)).
+    pub(crate) fn in_flight_sent_before(&self, t: Instant) -> (u64, Option<Instant>) {
+        let mut bytes = 0;
+        for r in &self.records {
+            if r.state != PacketState::InFlight {
+                continue;
+            }
+            if r.sent_at > t {
+                return (bytes, Some(r.sent_at));
+            }
+            bytes += u64::from(r.size_bytes);
+        }
+        (bytes, None)
+    }
+
     /// In-flight bytes of this stream (O(n); for checks, not the per-packet path).
     #[cfg(test)]
     pub(crate) fn in_flight_bytes(&self) -> u64 {
@@ -455,6 +471,18 @@ mod tests {
         let r = h.declare_lost_before(ms(10));
         assert_eq!(r.lost.packets, 1, "65534");
         assert_eq!(r.unreported, Tally::default());
+    }
+
+    #[test]
+    fn in_flight_bytes_are_split_by_send_time() {
+        let mut h = SentHistory::new(0);
+        for i in 0..5 {
+            h.on_sent(ms(10 * i), 100);
+        }
+        h.ack(1);
+        assert_eq!(h.in_flight_sent_before(ms(20)), (200, Some(ms(30))));
+        assert_eq!(h.in_flight_sent_before(ms(5)), (100, Some(ms(20))));
+        assert_eq!(h.in_flight_sent_before(ms(40)), (400, None));
     }
 
     #[test]

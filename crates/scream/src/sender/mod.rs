@@ -153,6 +153,7 @@ mod events;
 mod generation;
 mod improvements;
 mod in_flight;
+mod late_feedback;
 mod pacing;
 pub(crate) mod params;
 mod proof;
@@ -238,8 +239,10 @@ pub struct Sender {
     have_feedback: bool,
     last_report_time: Option<crate::time::RemoteInstant>,
     newest_acked_sent_at: Option<Instant>,
-    /// When the latest packet left (sender time).
+    /// When the latest packet the send window allowed left (sender time).
     last_sent: Option<Instant>,
+    /// When the latest feedback probe left (sender time; see `probe`).
+    last_probe: Option<Instant>,
     /// Stalls since the last feedback that acknowledged anything.
     silent_stalls: u32,
     /// When the latest feedback that acknowledged anything arrived (sender time).
@@ -289,6 +292,7 @@ impl Sender {
             last_report_time: None,
             newest_acked_sent_at: None,
             last_sent: None,
+            last_probe: None,
             silent_stalls: 0,
             last_ack_progress: None,
             outage_grace_until: None,
@@ -424,7 +428,9 @@ impl Sender {
             self.pacer.on_idle();
             return Transmit::Idle;
         };
-        if blocked {
+        // A closed window lets a probe through once feedback is overdue (`probe`).
+        let probe = blocked && self.probe_deadline().is_some_and(|t| now >= t);
+        if blocked && !probe {
             self.pacer.on_idle();
             return Transmit::Idle;
         }
@@ -462,15 +468,20 @@ impl Sender {
         self.pacer
             .on_sent(now, p.size_bytes, self.pacing_rate, catch_up);
         self.counters.packets_sent += 1;
-        self.last_sent = Some(now);
+        if probe {
+            self.last_probe = Some(now);
+        } else {
+            self.last_sent = Some(now);
+        }
         self.rate_tx.add(now, u64::from(p.size_bytes));
         Transmit::Now(packet)
     }
 
     /// The next instant (on the caller's clock) at which [`Sender::handle_timeout`]
     /// must be called: when an RTP queue will be too old, the oldest packet in flight
-    /// times out, or a closed send window will have stalled the sender for
-    /// [`SenderConfig::stall_timeout`].
+    /// times out, a closed send window will have stalled the sender for
+    /// [`SenderConfig::stall_timeout`], or, while the return path loses reports, overdue
+    /// reports open the window or a probe may pass it (see `late_feedback`).
     pub fn poll_timeout(&self) -> Option<Instant> {
         let max = self.config.max_rtp_queue_delay;
         let timeout = self.config.in_flight_timeout;
@@ -481,7 +492,11 @@ impl Sender {
                 let expiry = s.sent.oldest_in_flight().map(|t| t + timeout);
                 [discard, expiry]
             })
-            .chain([self.stall_deadline(), self.generation.next_timeout()])
+            .chain([
+                self.stall_deadline(),
+                self.late_feedback_deadline(),
+                self.generation.next_timeout(),
+            ])
             .flatten()
             .min()
             .map(|t| self.time.to_caller(t))

@@ -70,7 +70,11 @@ impl Sender {
         let limit = self
             .generation
             .send_limit_bytes(self.delay.steadiness(), self.largest_packet);
-        let blocked = self.bytes_in_flight > 0 && self.bytes_in_flight + size > limit;
+        let wanted = self.bytes_in_flight + size;
+        // Late feedback leaves delivered packets in the count (`late_feedback`).
+        let blocked = self.bytes_in_flight > 0
+            && wanted > limit
+            && wanted > limit.saturating_add(self.late_feedback_allowance(limit).0);
         Some((idx, size, blocked))
     }
 

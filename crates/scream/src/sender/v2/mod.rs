@@ -71,6 +71,10 @@
 //!   transmission, every packet in flight leaves the bytes in flight the same way. The
 //!   reference resets them whether or not the window is what holds the packet back;
 //!   here only the window counts, so a slow pacing rate never discards the flight.
+//!   While the return path is seen to lose reports, the window does not wait for
+//!   reports that are overdue and lets a probe through to a receiver that has fallen
+//!   silent (the chassis's `late_feedback`); with every report delivered nothing
+//!   changes.
 //! - **The window cap at the maximum rate**, the adaptive growth restraint from the
 //!   queue-delay variation, relaxed and frame-size-adaptive pacing, the RTP-queue-driven
 //!   target reduction and the base delay refresh (halve the rate for a few RTTs, then
