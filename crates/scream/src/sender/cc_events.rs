@@ -14,30 +14,13 @@
 
 use std::collections::VecDeque;
 
+use super::generation::contract::BackOffCause;
 use super::{Sender, StreamId};
 use crate::time::Instant;
 use crate::units::Bitrate;
 
 /// Most events [`Sender::enable_cc_events`] lets the queue hold (about 2.5 MB).
 pub const MAX_CC_EVENTS: usize = 1 << 16;
-
-/// Why the reference window was reduced.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum BackOffCause {
-    /// Packets were reported lost (window × `beta_loss`).
-    Loss,
-    /// Classic ECN: packets came back CE-marked (window × `beta_ecn`; `scream-draft00`:
-    /// × `beta_loss`, CE counting as a loss).
-    Ce,
-    /// L4S: back-off in proportion to the averaged CE fraction `l4s_alpha`.
-    L4s,
-    /// Queue delay above the onset of the delay-based back-off ("virtual L4S").
-    Delay,
-    /// The send window stalled the sender several times in a row with nothing
-    /// acknowledged (`outage-recovery` only).
-    Stall,
-}
 
 /// What happened; see [`CongestionEvent`].
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -5,10 +5,11 @@
 //! and source; draft sections are named by title because their numbers shift between
 //! revisions.
 
-use super::draft00::Draft00Config;
-use super::params::{self, ParamInfo, declare_params};
-use super::v1::V1Config;
-use super::v2::V2Config;
+use super::draft00::config::Draft00Config;
+use super::improvements::Improvements;
+use super::params::{self, ConfigError, ParamInfo, declare_params};
+use super::v1::config::V1Config;
+use super::v2::config::V2Config;
 use crate::time::Duration;
 
 /// Which congestion signal the sender asks the network for and reacts to.
@@ -21,18 +22,6 @@ pub enum EcnMode {
     Classic,
     /// Packets are sent ECT(1); CE fraction drives an L4S back-off (RFC 9330/9331).
     L4s,
-}
-
-/// An invalid configuration value.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("invalid `{field}` = {value}: {reason}")]
-pub struct ConfigError {
-    /// Name of the offending field.
-    pub field: &'static str,
-    /// The offending value, as text.
-    pub value: String,
-    /// What the allowed range is.
-    pub reason: String,
 }
 
 declare_params! {
@@ -51,7 +40,7 @@ declare_params! {
             /// Opt-in improvements over the faithful algorithm. Default: none.
             /// `delay-convergence` and `l4s-pacing` act on SCReAM V2 only;
             /// `outage-recovery` shrinks only SCReAM V2's window.
-            improvements: super::Improvements = super::Improvements::default();
+            improvements: Improvements = Improvements::default();
         }
         params {
             /// Maximum RTP payload per packet (draft §"Constants" `MSS`), bytes.
@@ -113,18 +102,104 @@ declare_params! {
     }
 }
 
-/// The generation of SCReAM a sender runs, with that generation's parameters.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum GenerationConfig {
-    /// SCReAM V2 (draft-ietf-ccwg-rfc8298bis-screamv2), the default.
-    V2(V2Config),
-    /// SCReAM V1: RFC 8298 as the Ericsson code ran it before V2 (`scream-v1`).
-    V1(V1Config),
-    /// The 2014 SCReAM of draft-johansson-rmcat-scream-cc-00, for historical
-    /// comparison (`scream-draft00`).
-    Draft00(Draft00Config),
+/// Every generation a sender can run, listed once: `generations!(then! args)` calls
+/// `then!` with `[args]` followed by one entry per generation,
+///
+/// ```text
+/// /// What the generation is (the doc of its variants).
+/// Variant = "name" in module (State, Config, Stats);
+/// ```
+///
+/// where `module` is the generation's folder under `sender/`, `State` (in that module)
+/// implements `generation::controller::Controller`, `Config` sits in its `config`
+/// submodule and `Stats` in its `stats` submodule. [`GenerationConfig`],
+/// [`GENERATION_NAMES`] and the sender's `Generation` and [`GenerationStats`] are all
+/// written from this list, so they cannot fall out of step.
+///
+/// [`GenerationStats`]: super::GenerationStats
+macro_rules! generations {
+    ($then:ident ! $($args:tt)*) => {
+        $then! {
+            [$($args)*]
+            /// SCReAM V2 (draft-ietf-ccwg-rfc8298bis-screamv2), the default.
+            V2 = "scream-v2" in v2 (V2, V2Config, V2Stats);
+            /// SCReAM V1: RFC 8298 as the Ericsson code ran it before V2 (`scream-v1`).
+            V1 = "scream-v1" in v1 (V1, V1Config, V1Stats);
+            /// The 2014 SCReAM of draft-johansson-rmcat-scream-cc-00, for historical
+            /// comparison (`scream-draft00`).
+            Draft00 = "scream-draft00" in draft00 (Draft00, Draft00Config, Draft00Stats);
+        }
+    };
 }
+pub(crate) use generations;
+
+/// Writes [`GenerationConfig`], [`GENERATION_NAMES`] and the configuration's dispatch
+/// to each generation's parameters from the list of [`generations!`].
+macro_rules! generation_config {
+    ([] $(
+        $(#[$doc:meta])*
+        $variant:ident = $name:literal in $m:ident ($state:ident, $config:ident, $stats:ident);
+    )+) => {
+        /// The generation of SCReAM a sender runs, with that generation's parameters.
+        #[derive(Clone, Debug, PartialEq)]
+        #[non_exhaustive]
+        pub enum GenerationConfig {
+            $($(#[$doc])* $variant(super::$m::config::$config),)+
+        }
+
+        /// Names of the generations, as [`SenderConfig::for_generation`] takes them.
+        pub const GENERATION_NAMES: &[&str] = &[$($name),+];
+
+        impl GenerationConfig {
+            /// The generation's name (`scream-v2`, ...), as in [`GENERATION_NAMES`].
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(Self::$variant(_) => $name,)+
+                }
+            }
+
+            /// The default parameters of the generation called `name`.
+            fn named(name: &str) -> Option<Self> {
+                match name {
+                    $($name => Some(Self::$variant(Default::default())),)+
+                    _ => None,
+                }
+            }
+
+            fn param_names(&self) -> &'static [&'static str] {
+                match self {
+                    $(Self::$variant(_) => super::$m::config::$config::PARAM_NAMES,)+
+                }
+            }
+
+            fn infos(&self) -> Vec<ParamInfo> {
+                match self {
+                    $(Self::$variant(_) => super::$m::config::$config::infos(),)+
+                }
+            }
+
+            fn validate(&self) -> Result<(), ConfigError> {
+                match self {
+                    $(Self::$variant(c) => c.validate(),)+
+                }
+            }
+
+            fn set_value(&mut self, name: &str, v: f64) -> Option<Result<(), ConfigError>> {
+                match self {
+                    $(Self::$variant(c) => c.set_value(name, v),)+
+                }
+            }
+
+            fn value(&self, name: &str) -> Option<f64> {
+                match self {
+                    $(Self::$variant(c) => c.value(name),)+
+                }
+            }
+        }
+    };
+}
+
+generations!(generation_config!);
 
 impl Default for GenerationConfig {
     fn default() -> Self {
@@ -132,72 +207,12 @@ impl Default for GenerationConfig {
     }
 }
 
-/// Names of the generations, as [`SenderConfig::for_generation`] takes them.
-pub const GENERATION_NAMES: &[&str] = &["scream-v2", "scream-v1", "scream-draft00"];
-
-impl GenerationConfig {
-    /// The generation's name (`scream-v2`, ...), as in [`GENERATION_NAMES`].
-    pub fn name(&self) -> &'static str {
-        match self {
-            Self::V2(_) => "scream-v2",
-            Self::Draft00(_) => "scream-draft00",
-            Self::V1(_) => "scream-v1",
-        }
-    }
-
-    fn param_names(&self) -> &'static [&'static str] {
-        match self {
-            Self::V2(_) => V2Config::PARAM_NAMES,
-            Self::Draft00(_) => Draft00Config::PARAM_NAMES,
-            Self::V1(_) => V1Config::PARAM_NAMES,
-        }
-    }
-
-    fn infos(&self) -> Vec<ParamInfo> {
-        match self {
-            Self::V2(_) => V2Config::infos(),
-            Self::Draft00(_) => Draft00Config::infos(),
-            Self::V1(_) => V1Config::infos(),
-        }
-    }
-
-    fn validate(&self) -> Result<(), ConfigError> {
-        match self {
-            Self::V2(c) => c.validate(),
-            Self::Draft00(c) => c.validate(),
-            Self::V1(c) => c.validate(),
-        }
-    }
-
-    fn set_value(&mut self, name: &str, v: f64) -> Option<Result<(), ConfigError>> {
-        match self {
-            Self::V2(c) => c.set_value(name, v),
-            Self::Draft00(c) => c.set_value(name, v),
-            Self::V1(c) => c.set_value(name, v),
-        }
-    }
-
-    fn value(&self, name: &str) -> Option<f64> {
-        match self {
-            Self::V2(c) => c.value(name),
-            Self::Draft00(c) => c.value(name),
-            Self::V1(c) => c.value(name),
-        }
-    }
-}
-
 impl SenderConfig {
     /// The default configuration of the generation called `name` (one of
     /// [`GENERATION_NAMES`]).
     pub fn for_generation(name: &str) -> Option<Self> {
-        let generation = match name {
-            "scream-v2" => GenerationConfig::V2(V2Config::default()),
-            "scream-draft00" => GenerationConfig::Draft00(Draft00Config::default()),
-            "scream-v1" => GenerationConfig::V1(V1Config::default()),
-            _ => return None,
-        };
         Some(Self {
-            generation,
+            generation: GenerationConfig::named(name)?,
             ..Self::default()
         })
     }

@@ -6,7 +6,7 @@
 //! default, named, and can be turned on alone or with the others
 //! ([`Improvements::all`]). What each one changes, and why, is on its field.
 
-use super::config::ConfigError;
+use super::params::ConfigError;
 
 /// Which opt-in improvements a sender runs with. All off by default (the faithful
 /// algorithm).

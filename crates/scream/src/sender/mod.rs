@@ -61,51 +61,6 @@ impl StreamId {
     }
 }
 
-/// Per-stream settings given to [`Sender::add_stream`], which checks them and names
-/// the offending field in its [`ConfigError`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct StreamConfig {
-    /// RTP SSRC the stream's packets carry; unique among the sender's streams.
-    pub ssrc: u32,
-    /// Lowest target bitrate the encoder can produce. Range (0, 100 Gbit/s], at most
-    /// `max_bitrate`.
-    pub min_bitrate: Bitrate,
-    /// Target bitrate before any feedback has arrived. Range (0, 100 Gbit/s]; a value
-    /// outside `[min_bitrate, max_bitrate]` is brought into it.
-    pub start_bitrate: Bitrate,
-    /// Highest useful target bitrate. Range (0, 100 Gbit/s].
-    pub max_bitrate: Bitrate,
-    /// Relative share of the total target and of the transmission order (a stream of
-    /// priority 2 gets twice the share of a stream of priority 1). Finite and > 0, of
-    /// any scale, but within a factor 10^6 of the other streams' priorities.
-    pub priority: f64,
-}
-
-/// One encoded media frame handed to [`Sender::on_media_frame`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct MediaFrame {
-    /// Encoded size in bytes (RTP payload of all its packets together).
-    pub size_bytes: u32,
-    /// Whether the frame is a key frame (informational, for stats and queue discard).
-    pub key_frame: bool,
-}
-
-impl MediaFrame {
-    /// A frame of `size_bytes` that is not a key frame.
-    pub fn new(size_bytes: u32) -> Self {
-        Self {
-            size_bytes,
-            key_frame: false,
-        }
-    }
-
-    /// The same frame, marked as a key frame or not.
-    pub fn with_key_frame(self, key_frame: bool) -> Self {
-        Self { key_frame, ..self }
-    }
-}
-
 /// What [`Sender::poll_transmit`] asks the caller to do.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Transmit {
@@ -169,15 +124,19 @@ pub mod v2;
 
 use std::collections::VecDeque;
 
-pub use cc_events::{BackOffCause, CongestionEvent, CongestionEventKind, MAX_CC_EVENTS};
+pub use cc_events::{CongestionEvent, CongestionEventKind, MAX_CC_EVENTS};
 pub use clock::{MAX_TIME_STEP, RTT_LEAP, TIME_JITTER_TOLERANCE};
-pub use config::{ConfigError, EcnMode, GENERATION_NAMES, GenerationConfig, SenderConfig};
+pub use config::{EcnMode, GENERATION_NAMES, GenerationConfig, SenderConfig};
 pub use draft00::Draft00Config;
 pub use events::Event;
+pub use generation::GenerationStats;
+pub use generation::contract::BackOffCause;
 pub use improvements::{IMPROVEMENT_NAMES, Improvements};
-pub use params::ParamInfo;
+pub use params::{ConfigError, ParamInfo};
 pub use proof::FeedbackUse;
-pub use stats::{Draft00Stats, GenerationStats, SenderStats, StreamStats, V1Stats, V2Stats};
+pub use stats::{SenderStats, StreamStats};
+pub use stream::{MAX_STREAMS, MediaFrame, StreamConfig};
+pub use {draft00::stats::Draft00Stats, v1::stats::V1Stats, v2::stats::V2Stats};
 pub use {v1::V1Config, v2::V2Config};
 
 use clock::Clock;
@@ -187,9 +146,6 @@ use generation::Generation;
 use pacing::Pacer;
 use rate_meter::RateMeter;
 use stream::Stream;
-
-/// Most streams one sender serves.
-pub const MAX_STREAMS: usize = 64;
 
 /// A SCReAM sender (all streams sharing one congestion controller).
 ///
@@ -275,12 +231,13 @@ impl Sender {
     /// A sender with `config`, which must pass [`SenderConfig::validate`].
     pub fn new(config: SenderConfig) -> Result<Self, ConfigError> {
         config.validate()?;
-        let generation = Generation::new(&config);
+        let delay = DelayEstimator::new(config.base_delay_window);
+        let generation = Generation::new(&config, delay.srtt());
         Ok(Self {
             // No stream yet: the generation's floor.
             pacing_rate: generation.pacing_rate(&[], Bitrate::ZERO, None),
             generation,
-            delay: DelayEstimator::new(config.base_delay_window),
+            delay,
             largest_packet: u64::from(config.mss_bytes + config.rtp_overhead_bytes),
             config,
             streams: Vec::new(),
@@ -461,7 +418,6 @@ impl Sender {
         };
         self.bytes_in_flight += u64::from(p.size_bytes);
         self.largest_packet = self.largest_packet.max(u64::from(p.size_bytes));
-        self.generation.on_sent(self.bytes_in_flight);
         self.generation
             .on_packet_sent(idx, now, p.size_bytes, self.bytes_in_flight);
         let catch_up = self.config.pacing_catch_up;

@@ -7,9 +7,20 @@
 //! parameter therefore cannot be added to the struct and forgotten in the name list,
 //! the validation or `set_param`: there is nothing to keep in step by hand.
 
-use super::config::ConfigError;
 use crate::time::Duration;
 use crate::units::Bitrate;
+
+/// An invalid configuration value.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("invalid `{field}` = {value}: {reason}")]
+pub struct ConfigError {
+    /// Name of the offending field.
+    pub field: &'static str,
+    /// The offending value, as text.
+    pub value: String,
+    /// What the allowed range is.
+    pub reason: String,
+}
 
 /// What a configuration parameter is, for listings, sweeps and generated docs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -292,7 +303,7 @@ macro_rules! declare_params {
             pub(crate) const PARAM_NAMES: &'static [&'static str] = &[$(stringify!($field)),*];
 
             /// Checks every parameter against its declared range.
-            pub(crate) fn check_ranges(&self) -> Result<(), $crate::sender::ConfigError> {
+            pub(crate) fn check_ranges(&self) -> Result<(), $crate::sender::params::ConfigError> {
                 use $crate::sender::params::*;
                 $( ($range).check(stringify!($field), self.$field)?; )*
                 Ok(())
@@ -304,7 +315,7 @@ macro_rules! declare_params {
                 &mut self,
                 name: &str,
                 v: f64,
-            ) -> Option<Result<(), $crate::sender::ConfigError>> {
+            ) -> Option<Result<(), $crate::sender::params::ConfigError>> {
                 use $crate::sender::params::ParamValue;
                 match name {
                     $(stringify!($field) => Some(
@@ -325,7 +336,7 @@ macro_rules! declare_params {
             }
 
             /// Every parameter's description.
-            pub(crate) fn infos() -> Vec<$crate::sender::ParamInfo> {
+            pub(crate) fn infos() -> Vec<$crate::sender::params::ParamInfo> {
                 use $crate::sender::params::*;
                 vec![$(
                     ($range).info(

@@ -2,7 +2,7 @@
 //! stream's target, the chassis announces the changes, and the pacing rate follows
 //! the targets.
 
-use super::generation::TargetInput;
+use super::generation::contract::TargetInput;
 use super::{CongestionEventKind, Event, Sender, StreamId, push_event};
 use crate::time::Instant;
 use crate::units::Bitrate;

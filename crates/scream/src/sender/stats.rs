@@ -1,5 +1,6 @@
 //! Snapshot of the sender state, for logging, metrics and plots.
 
+use super::generation::GenerationStats;
 use super::{Sender, StreamId};
 use crate::time::Duration;
 use crate::units::Bitrate;
@@ -123,78 +124,6 @@ pub struct SenderStats {
     pub streams: Vec<StreamStats>,
     /// What only the running generation has.
     pub generation: GenerationStats,
-}
-
-/// The generation's own state, in [`SenderStats::generation`].
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum GenerationStats {
-    /// SCReAM V2.
-    V2(V2Stats),
-    /// SCReAM V1.
-    V1(V1Stats),
-    /// The 2014 draft-00 SCReAM.
-    Draft00(Draft00Stats),
-}
-
-impl Default for GenerationStats {
-    fn default() -> Self {
-        Self::V2(V2Stats::default())
-    }
-}
-
-/// SCReAM V2's own state.
-#[derive(Clone, Debug, Default, PartialEq)]
-#[non_exhaustive]
-pub struct V2Stats {
-    /// Send window headroom factor applied to the reference window.
-    pub window_headroom: f64,
-}
-
-/// The draft-00 generation's own state.
-#[derive(Clone, Debug, Default, PartialEq)]
-#[non_exhaustive]
-pub struct Draft00Stats {
-    /// The one-way queueing delay the window steers to.
-    pub owd_target: Duration,
-    /// Distance of the latest queue delay to the OWD target, relative to the target:
-    /// 1 at an empty queue, 0 at the target, negative above it.
-    pub off_target: f64,
-    /// Factor by which bytes in flight may exceed the congestion window.
-    pub cwnd_headroom: f64,
-    /// Each stream's media-rate scale factor (1 with a fresh RTP queue, lower as it
-    /// ages), in the order streams were added.
-    pub scale_factors: Vec<f64>,
-    /// Frames skipped because their stream's RTP queue was too old, all streams.
-    pub frames_skipped: u64,
-}
-
-/// SCReAM V1's own state (RFC 8298 names in parentheses).
-#[derive(Clone, Debug, Default, PartialEq)]
-#[non_exhaustive]
-pub struct V1Stats {
-    /// Queue delay target (`qdelay_target`); above `qdelay_target_lo` only with
-    /// competing-flows compensation.
-    pub qdelay_target: Duration,
-    /// Queue delay trend in [0, 1] (`qdelay_trend`).
-    pub qdelay_trend: f64,
-    /// Averaged queue delay over its target (`qdelay_fraction_avg`).
-    pub qdelay_fraction_avg: f64,
-    /// Whether the window is in fast increase (`in_fast_increase`).
-    pub in_fast_start: bool,
-    /// Whether the last window update capped the window at the validated bytes in
-    /// flight.
-    pub cwnd_validated: bool,
-    /// The validation limit (`max_bytes_in_flight` × head room), bytes.
-    pub max_bytes_in_flight: u64,
-    /// Fast-increase restraint after congestion, 0 to 1.
-    pub post_congestion_scale: f64,
-    /// Whether L4S counts as active (a CE event within 10 s).
-    pub l4s_active: bool,
-    /// Learnt MSS: the largest packet since the last one-second reset, bytes.
-    pub mss_bytes: u64,
-    /// Frame-size scale of the pacing rate and the send window.
-    pub pacing_scale: f64,
 }
 
 /// Per-stream state.

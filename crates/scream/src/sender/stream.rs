@@ -1,12 +1,14 @@
-//! Per-stream state: configuration, RTP queue, sent packets, target, and the frame
-//! period.
+//! Media streams: what the application gives a stream (its configuration and its
+//! frames) and the per-stream state (RTP queue, sent packets, target, frame period).
 
 use super::in_flight::SentHistory;
+use super::params::ConfigError;
 use super::rtp_queue::RtpQueue;
-use super::{ConfigError, MAX_STREAMS, StreamConfig};
 use crate::time::{Duration, Instant};
 use crate::units::Bitrate;
 
+/// Most streams one sender serves.
+pub const MAX_STREAMS: usize = 64;
 /// Highest value a stream's bitrate limits may take, bit/s (100 Gbit/s).
 pub(crate) const MAX_STREAM_BITRATE_BPS: f64 = 1e11;
 /// Largest ratio between the priorities of two streams of a sender.
@@ -20,6 +22,52 @@ const FRAME_PERIOD_G: f64 = 0.9;
 /// Minimum time between two RTP queue discards (reference
 /// `kMinRtpQueueDiscardInterval`, 0.25 s).
 const MIN_DISCARD_INTERVAL: Duration = Duration::from_millis(250);
+
+/// Per-stream settings given to [`Sender::add_stream`](super::Sender::add_stream),
+/// which checks them and names the offending field in its [`ConfigError`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamConfig {
+    /// RTP SSRC the stream's packets carry; unique among the sender's streams.
+    pub ssrc: u32,
+    /// Lowest target bitrate the encoder can produce. Range (0, 100 Gbit/s], at most
+    /// `max_bitrate`.
+    pub min_bitrate: Bitrate,
+    /// Target bitrate before any feedback has arrived. Range (0, 100 Gbit/s]; a value
+    /// outside `[min_bitrate, max_bitrate]` is brought into it.
+    pub start_bitrate: Bitrate,
+    /// Highest useful target bitrate. Range (0, 100 Gbit/s].
+    pub max_bitrate: Bitrate,
+    /// Relative share of the total target and of the transmission order (a stream of
+    /// priority 2 gets twice the share of a stream of priority 1). Finite and > 0, of
+    /// any scale, but within a factor 10^6 of the other streams' priorities.
+    pub priority: f64,
+}
+
+/// One encoded media frame handed to
+/// [`Sender::on_media_frame`](super::Sender::on_media_frame).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MediaFrame {
+    /// Encoded size in bytes (RTP payload of all its packets together).
+    pub size_bytes: u32,
+    /// Whether the frame is a key frame (informational, for stats and queue discard).
+    pub key_frame: bool,
+}
+
+impl MediaFrame {
+    /// A frame of `size_bytes` that is not a key frame.
+    pub fn new(size_bytes: u32) -> Self {
+        Self {
+            size_bytes,
+            key_frame: false,
+        }
+    }
+
+    /// The same frame, marked as a key frame or not.
+    pub fn with_key_frame(self, key_frame: bool) -> Self {
+        Self { key_frame, ..self }
+    }
+}
 
 /// One media stream.
 #[derive(Debug)]

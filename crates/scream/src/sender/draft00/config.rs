@@ -8,8 +8,7 @@
 //! this implementation where no value could be taken from the draft.
 //! `docs/scream-draft00.md` lists those choices and why.
 
-use crate::sender::ConfigError;
-use crate::sender::params::declare_params;
+use crate::sender::params::{ConfigError, declare_params};
 use crate::time::Duration;
 
 declare_params! {

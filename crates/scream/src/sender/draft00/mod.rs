@@ -44,19 +44,22 @@
 
 pub(crate) mod config;
 pub(crate) mod rate;
+pub(crate) mod stats;
 pub(crate) mod window;
 
 pub use config::Draft00Config;
 
-use super::cc_events::BackOffCause;
 use super::config::{EcnMode, SenderConfig};
-use super::generation::{AckSummary, DelayParams, Measurements, TargetInput};
-use super::stats::Draft00Stats;
-use super::stream::Stream;
-use super::{MediaFrame, scheduler};
+use super::generation::contract::{
+    AckSummary, BackOffCause, DelayParams, Measurements, TargetInput,
+};
+use super::generation::controller::Controller;
+use super::scheduler;
+use super::stream::{MediaFrame, Stream};
 use crate::time::{Duration, Instant};
 use crate::units::Bitrate;
 use rate::AgeHistory;
+use stats::Draft00Stats;
 
 /// Lowest pacing rate, bit/s (RFC 8298 `RATE_PACE_MIN`; draft-00 gives none).
 const RATE_PACE_MIN_BPS: f64 = 50_000.0;
@@ -88,44 +91,35 @@ pub(crate) struct Draft00 {
     pub(crate) window: window::Cwnd,
     /// Per-stream RTP-queue age history and scale factor, indexed like the streams.
     pub(crate) streams: Vec<Draft00Stream>,
-    /// The smoothed RTT of the latest feedback or target update.
+    /// The smoothed RTT of the latest feedback or target update (the chassis' initial
+    /// one before either).
     srtt: Duration,
     frames_skipped: u64,
 }
 
-impl Draft00 {
-    pub(crate) fn new(cfg: &SenderConfig, params: &Draft00Config) -> Self {
+impl Controller for Draft00 {
+    type Config = Draft00Config;
+    type Stats = Draft00Stats;
+
+    fn new(cfg: &SenderConfig, params: &Draft00Config, srtt: Duration) -> Self {
         Self {
             // CE can only mean congestion on packets sent ECN-capable.
             window: window::Cwnd::new(params, cfg.ecn != EcnMode::None),
             cfg: params.clone(),
             streams: Vec::new(),
-            srtt: super::delay::INITIAL_SRTT,
+            srtt,
             frames_skipped: 0,
         }
     }
 
-    pub(crate) fn on_feedback(
-        &mut self,
-        ack: &AckSummary,
-        m: &Measurements,
-    ) -> Option<(BackOffCause, u64, u64)> {
-        self.srtt = m.srtt;
-        self.window.on_feedback(&self.cfg, ack, m)
-    }
-
-    pub(crate) fn delay_params(&self, srtt: Duration) -> DelayParams {
-        DelayParams {
-            qdelay_target: self.cfg.owd_target,
-            qdelay_avg_g: QDELAY_AVG_G,
-            interval: srtt,
-        }
+    fn on_stream_added(&mut self, _stream: &Stream) {
+        self.streams.push(Draft00Stream::default());
     }
 
     /// Frame skipping: whether a frame arriving at `now` enters stream `idx`'s RTP
     /// queue, which is `queue_delay` old. Records the age for the rate control either
     /// way.
-    pub(crate) fn admit_frame(
+    fn admit_frame(
         &mut self,
         idx: usize,
         frame: MediaFrame,
@@ -143,15 +137,47 @@ impl Draft00 {
         !skip
     }
 
+    // Draft-00 looks at the RTP queue in `admit_frame` only, so `on_frame` keeps the
+    // default.
+
     /// Stream `idx`'s RTP queue was discarded: its ages no longer describe it.
-    pub(crate) fn on_discard(&mut self, idx: usize) {
+    fn on_discard(&mut self, idx: usize) {
         if let Some(s) = self.streams.get_mut(idx) {
             s.ages.clear();
         }
     }
 
+    fn delay_params(&self, srtt: Duration) -> DelayParams {
+        DelayParams {
+            qdelay_target: self.cfg.owd_target,
+            qdelay_avg_g: QDELAY_AVG_G,
+            interval: srtt,
+        }
+    }
+
+    fn on_feedback(
+        &mut self,
+        ack: &AckSummary,
+        m: &Measurements,
+    ) -> Option<(BackOffCause, u64, u64)> {
+        self.srtt = m.srtt;
+        self.window.on_feedback(&self.cfg, ack, m)
+    }
+
+    fn on_packet_sent(&mut self, _idx: usize, _now: Instant, _size: u32, bytes_in_flight: u64) {
+        self.window.on_sent(bytes_in_flight);
+    }
+
+    fn window_bytes(&self) -> u64 {
+        self.window.cwnd_bytes()
+    }
+
+    fn send_limit_bytes(&self, _steadiness: f64, _mss: u64) -> u64 {
+        self.window.send_limit_bytes(&self.cfg)
+    }
+
     /// Each stream's share of the window's rate, scaled by its RTP-queue age.
-    pub(crate) fn update_targets(&mut self, streams: &mut [Stream], input: &TargetInput) {
+    fn update_targets(&mut self, streams: &mut [Stream], input: &TargetInput) {
         self.srtt = input.srtt;
         let rate = rate::window_rate_bps(self.window.cwnd_bytes(), input.srtt);
         let total = Bitrate::from_bps(rate * input.rate_factor);
@@ -171,7 +197,12 @@ impl Draft00 {
 
     /// `pacing_headroom` times the window's rate, or the total target if that is
     /// higher (before the first feedback, or at the streams' minimum bitrates).
-    pub(crate) fn pacing_rate(&self, streams: &[Stream]) -> Bitrate {
+    fn pacing_rate(
+        &self,
+        streams: &[Stream],
+        _media_rate: Bitrate,
+        _peak: Option<Bitrate>,
+    ) -> Bitrate {
         let window = rate::window_rate_bps(self.window.cwnd_bytes(), self.srtt);
         let total = streams
             .iter()
@@ -180,7 +211,10 @@ impl Draft00 {
         Bitrate::from_bps((self.cfg.pacing_headroom * window.max(total)).max(RATE_PACE_MIN_BPS))
     }
 
-    pub(crate) fn stats(&self) -> Draft00Stats {
+    // Draft-00 follows every RTT sample alike (never application-limited), has no
+    // reaction of its own to a stall and no L4S: those keep the defaults.
+
+    fn stats(&self, _steadiness: f64) -> Draft00Stats {
         Draft00Stats {
             owd_target: self.cfg.owd_target,
             off_target: self.window.off_target(),

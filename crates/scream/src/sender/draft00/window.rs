@@ -2,9 +2,8 @@
 //! separate gains up and down, a back-off by `beta_loss` on loss at most once per RTT,
 //! and a send window `cwnd_headroom` times the congestion window.
 
-use super::Draft00Config;
-use crate::sender::cc_events::BackOffCause;
-use crate::sender::generation::{AckSummary, Measurements};
+use super::config::Draft00Config;
+use crate::sender::generation::contract::{AckSummary, BackOffCause, Measurements};
 use crate::time::{Duration, Instant};
 
 /// The window may grow to at most this many packets beyond the largest recent bytes in
@@ -136,7 +135,7 @@ impl Cwnd {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sender::SenderConfig;
+    use crate::sender::config::SenderConfig;
     use crate::units::Bitrate;
 
     fn settings() -> Draft00Config {

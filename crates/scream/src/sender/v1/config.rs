@@ -8,8 +8,7 @@
 //! what the simulator (`scream_v_a.cpp`) and the published 5G studies used where it
 //! differs. Per-stream knobs apply to every stream of the sender.
 
-use crate::sender::ConfigError;
-use crate::sender::params::declare_params;
+use crate::sender::params::{ConfigError, declare_params};
 use crate::time::Duration;
 use crate::units::Bitrate;
 

@@ -135,16 +135,20 @@ pub(crate) mod config;
 pub(crate) mod delay;
 pub(crate) mod rate;
 pub(crate) mod sbd;
+pub(crate) mod stats;
 pub(crate) mod window;
 
 pub use config::V1Config;
 
-use super::cc_events::BackOffCause;
 use super::config::{EcnMode, SenderConfig};
-use super::generation::{AckSummary, Measurements, TargetInput};
+use super::generation::contract::{
+    AckSummary, BackOffCause, DelayParams, Measurements, TargetInput,
+};
+use super::generation::controller::Controller;
 use super::stream::Stream;
 use crate::time::{Duration, Instant};
 use crate::units::Bitrate;
+use stats::V1Stats;
 
 /// Period of the rate estimates (reference `kRateUpdateInterval`).
 const RATE_UPDATE_INTERVAL: Duration = Duration::from_millis(50);
@@ -173,90 +177,12 @@ pub(crate) struct V1 {
 }
 
 impl V1 {
-    pub(crate) fn new(cfg: &SenderConfig, params: &V1Config) -> Self {
-        Self {
-            window: Box::new(window::Window::new(params)),
-            cfg: params.clone(),
-            ecn: cfg.ecn,
-            mss_bytes: cfg.mss_bytes,
-            overhead_bytes: cfg.rtp_overhead_bytes,
-            streams: Vec::new(),
-            sbd: Box::default(),
-            last_rate_update: None,
-            last_priority_adjust: None,
-            priorities_due: false,
-            rate_acked: 0.0,
-        }
-    }
-
     fn l4s(&self) -> bool {
         self.ecn == EcnMode::L4s
     }
 
     fn competing(&self) -> bool {
         self.window.qdelay_target > self.cfg.qdelay_target_lo
-    }
-
-    pub(crate) fn on_stream_added(&mut self, start: Bitrate) {
-        self.streams.push(rate::V1Stream::new(start.bps()));
-    }
-
-    /// A frame entered stream `idx`'s RTP queue.
-    pub(crate) fn on_frame(&mut self, idx: usize, stream: &Stream, size_bytes: u32) {
-        let packets = u64::from(size_bytes.div_ceil(self.mss_bytes.max(1)));
-        let rtp_bytes = u64::from(size_bytes) + packets * u64::from(self.overhead_bytes);
-        if let Some(s) = self.streams.get_mut(idx) {
-            s.on_frame(&self.cfg, rtp_bytes, stream.queue.bytes());
-        }
-        if let Some(p) = stream.queue.front() {
-            self.window.raise_mss(u64::from(p.size_bytes));
-        }
-        let w = &mut self.window;
-        w.new_frame = true;
-        w.cwnd_min = w.cwnd_min.max(2 * w.mss);
-        w.cwnd = w.cwnd.max(w.cwnd_min);
-    }
-
-    pub(crate) fn on_discard(&mut self, idx: usize) {
-        if let Some(s) = self.streams.get_mut(idx) {
-            s.on_discard();
-        }
-    }
-
-    /// A packet of stream `idx` left at `now`; `bytes_in_flight` includes it.
-    pub(crate) fn on_packet_sent(&mut self, idx: usize, now: Instant, size: u32, bif: u64) {
-        self.tick(now);
-        let size = u64::from(size);
-        self.window.on_sent(size, bif.saturating_sub(size));
-        if let Some(s) = self.streams.get_mut(idx) {
-            s.on_sent(size);
-        }
-    }
-
-    /// A packet of stream `idx` was acknowledged; `owd_nanos` is its one-way delay if
-    /// the chassis found the sample plausible.
-    pub(crate) fn on_packet_acked(
-        &mut self,
-        idx: usize,
-        now: Instant,
-        size: u32,
-        owd_nanos: Option<i64>,
-    ) {
-        if let Some(s) = self.streams.get_mut(idx) {
-            s.on_acked(u64::from(size));
-        }
-        if let Some(owd) = owd_nanos {
-            self.window.owd.on_sample(now, owd);
-        }
-    }
-
-    /// When the rate estimates or the bytes-in-flight history fall due.
-    pub(crate) fn next_timeout(&self) -> Option<Instant> {
-        if self.streams.is_empty() {
-            return None;
-        }
-        let last = self.last_rate_update?;
-        Some(last + self.rate_interval() + Duration::from_nanos(1))
     }
 
     fn rate_interval(&self) -> Duration {
@@ -269,7 +195,7 @@ impl V1 {
 
     /// Runs the periodic work due at `now`: rate estimates every 50 ms, the
     /// bytes-in-flight history every second.
-    pub(crate) fn tick(&mut self, now: Instant) {
+    fn tick(&mut self, now: Instant) {
         self.window.start(now);
         let Some(last) = self.last_rate_update else {
             // The first call only starts the rate counters.
@@ -311,7 +237,94 @@ impl V1 {
         v
     }
 
-    pub(crate) fn on_feedback(
+    /// Once per second with several streams, when the trend is high or L4S active:
+    /// moves each stream's target 10 % towards its fair share of the transmitted rate.
+    fn adjust_priorities(&mut self, now: Instant, streams: &[Stream]) {
+        if self.streams.len() < 2 {
+            return;
+        }
+        let due = self
+            .last_priority_adjust
+            .is_none_or(|t| now.saturating_duration_since(t) >= PRIORITY_INTERVAL);
+        let congested =
+            self.window.qdelay_trend >= self.cfg.qdelay_trend_th || self.window.l4s_active;
+        if !due || !congested {
+            return;
+        }
+        self.last_priority_adjust = Some(now);
+        let total_prio: f64 = streams.iter().map(|s| s.config.priority).sum();
+        let total_tx: f64 = self.streams.iter().map(|s| s.rate_tx).sum();
+        if total_prio <= 0.0 {
+            return;
+        }
+        for (s, v1) in streams.iter().zip(&mut self.streams) {
+            let fair = total_tx * s.config.priority / total_prio;
+            if v1.rate_rtp > 1.05 * fair {
+                v1.target = s.config.min_bitrate.bps().max(0.9 * v1.target);
+            } else if v1.rate_rtp < 0.9 * fair {
+                v1.target = s.config.max_bitrate.bps().min(1.1 * v1.target);
+            }
+        }
+    }
+}
+
+impl Controller for V1 {
+    type Config = V1Config;
+    type Stats = V1Stats;
+
+    fn new(cfg: &SenderConfig, params: &V1Config, _srtt: Duration) -> Self {
+        Self {
+            window: Box::new(window::Window::new(params)),
+            cfg: params.clone(),
+            ecn: cfg.ecn,
+            mss_bytes: cfg.mss_bytes,
+            overhead_bytes: cfg.rtp_overhead_bytes,
+            streams: Vec::new(),
+            sbd: Box::default(),
+            last_rate_update: None,
+            last_priority_adjust: None,
+            priorities_due: false,
+            rate_acked: 0.0,
+        }
+    }
+
+    fn on_stream_added(&mut self, stream: &Stream) {
+        self.streams.push(rate::V1Stream::new(stream.target.bps()));
+    }
+
+    /// A frame entered stream `idx`'s RTP queue.
+    fn on_frame(&mut self, idx: usize, stream: &Stream, size_bytes: u32, _queue_delay: Duration) {
+        let packets = u64::from(size_bytes.div_ceil(self.mss_bytes.max(1)));
+        let rtp_bytes = u64::from(size_bytes) + packets * u64::from(self.overhead_bytes);
+        if let Some(s) = self.streams.get_mut(idx) {
+            s.on_frame(&self.cfg, rtp_bytes, stream.queue.bytes());
+        }
+        if let Some(p) = stream.queue.front() {
+            self.window.raise_mss(u64::from(p.size_bytes));
+        }
+        let w = &mut self.window;
+        w.new_frame = true;
+        w.cwnd_min = w.cwnd_min.max(2 * w.mss);
+        w.cwnd = w.cwnd.max(w.cwnd_min);
+    }
+
+    fn on_discard(&mut self, idx: usize) {
+        if let Some(s) = self.streams.get_mut(idx) {
+            s.on_discard();
+        }
+    }
+
+    /// V1 keeps its own queue delay estimate; the chassis' serves clock-step checks and
+    /// the statistics only.
+    fn delay_params(&self, _srtt: Duration) -> DelayParams {
+        DelayParams {
+            qdelay_target: self.window.qdelay_target,
+            qdelay_avg_g: self.cfg.qdelay_weight,
+            interval: Duration::from_millis(50),
+        }
+    }
+
+    fn on_feedback(
         &mut self,
         ack: &AckSummary,
         m: &Measurements,
@@ -372,9 +385,56 @@ impl V1 {
         result
     }
 
+    fn on_packet_sent(&mut self, idx: usize, now: Instant, size: u32, bif: u64) {
+        self.tick(now);
+        let size = u64::from(size);
+        self.window.on_sent(size, bif.saturating_sub(size));
+        if let Some(s) = self.streams.get_mut(idx) {
+            s.on_sent(size);
+        }
+    }
+
+    /// `owd_nanos` feeds V1's own one-way delay estimate.
+    fn on_packet_acked(&mut self, idx: usize, now: Instant, size: u32, owd_nanos: Option<i64>) {
+        if let Some(s) = self.streams.get_mut(idx) {
+            s.on_acked(u64::from(size));
+        }
+        if let Some(owd) = owd_nanos {
+            self.window.owd.on_sample(now, owd);
+        }
+    }
+
+    fn queue_delay(&self) -> Option<Duration> {
+        Some(self.window.owd.queue_delay())
+    }
+
+    /// `cwnd`.
+    fn window_bytes(&self) -> u64 {
+        self.window.cwnd
+    }
+
+    fn send_limit_bytes(&self, _steadiness: f64, _mss: u64) -> u64 {
+        self.window.send_limit()
+    }
+
+    /// When the rate estimates or the bytes-in-flight history fall due.
+    fn next_timeout(&self) -> Option<Instant> {
+        if self.streams.is_empty() {
+            return None;
+        }
+        let last = self.last_rate_update?;
+        Some(last + self.rate_interval() + Duration::from_nanos(1))
+    }
+
+    /// The timer runs V1's rate estimates; targets change at frames only.
+    fn on_timeout(&mut self, now: Instant) -> bool {
+        self.tick(now);
+        false
+    }
+
     /// Media rate control: adjusts the streams that got a frame, then hands every
     /// stream its output target.
-    pub(crate) fn update_targets(&mut self, streams: &mut [Stream], input: &TargetInput) {
+    fn update_targets(&mut self, streams: &mut [Stream], input: &TargetInput) {
         let now = input.now;
         self.tick(now);
         if self.priorities_due {
@@ -413,47 +473,18 @@ impl V1 {
         }
     }
 
-    /// Once per second with several streams, when the trend is high or L4S active:
-    /// moves each stream's target 10 % towards its fair share of the transmitted rate.
-    fn adjust_priorities(&mut self, now: Instant, streams: &[Stream]) {
-        if self.streams.len() < 2 {
-            return;
-        }
-        let due = self
-            .last_priority_adjust
-            .is_none_or(|t| now.saturating_duration_since(t) >= PRIORITY_INTERVAL);
-        let congested =
-            self.window.qdelay_trend >= self.cfg.qdelay_trend_th || self.window.l4s_active;
-        if !due || !congested {
-            return;
-        }
-        self.last_priority_adjust = Some(now);
-        let total_prio: f64 = streams.iter().map(|s| s.config.priority).sum();
-        let total_tx: f64 = self.streams.iter().map(|s| s.rate_tx).sum();
-        if total_prio <= 0.0 {
-            return;
-        }
-        for (s, v1) in streams.iter().zip(&mut self.streams) {
-            let fair = total_tx * s.config.priority / total_prio;
-            if v1.rate_rtp > 1.05 * fair {
-                v1.target = s.config.min_bitrate.bps().max(0.9 * v1.target);
-            } else if v1.rate_rtp < 0.9 * fair {
-                v1.target = s.config.max_bitrate.bps().min(1.1 * v1.target);
-            }
-        }
-    }
-
-    pub(crate) fn send_limit_bytes(&self) -> u64 {
-        self.window.send_limit()
-    }
-
-    pub(crate) fn pacing_rate(&self) -> Bitrate {
+    fn pacing_rate(
+        &self,
+        _streams: &[Stream],
+        _media_rate: Bitrate,
+        _peak: Option<Bitrate>,
+    ) -> Bitrate {
         self.window
             .pacing_rate
             .unwrap_or(Bitrate::from_bps(UNPACED_BPS))
     }
 
-    pub(crate) fn l4s_alpha(&self) -> f64 {
+    fn l4s_alpha(&self) -> f64 {
         if self.l4s() {
             self.window.l4s_alpha
         } else {
@@ -461,9 +492,9 @@ impl V1 {
         }
     }
 
-    pub(crate) fn stats(&self) -> super::stats::V1Stats {
+    fn stats(&self, _steadiness: f64) -> V1Stats {
         let w = &self.window;
-        super::stats::V1Stats {
+        V1Stats {
             qdelay_target: w.qdelay_target,
             qdelay_trend: w.qdelay_trend,
             qdelay_fraction_avg: w.qdelay_fraction_avg,

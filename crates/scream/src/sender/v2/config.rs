@@ -5,8 +5,7 @@
 //! §"Media Rate Control". Where a default differs from the draft's recommendation, the
 //! field says why (see also the deviations list in [`crate::sender`]).
 
-use crate::sender::ConfigError;
-use crate::sender::params::{declare_params, err};
+use crate::sender::params::{ConfigError, declare_params, err};
 use crate::time::Duration;
 use crate::units::Bitrate;
 

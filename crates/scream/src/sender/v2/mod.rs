@@ -103,17 +103,22 @@
 pub(crate) mod config;
 pub(crate) mod pacing;
 pub(crate) mod rate;
+pub(crate) mod stats;
 pub(crate) mod streams;
 pub(crate) mod window;
 
 pub use config::V2Config;
 
-use super::cc_events::BackOffCause;
 use super::config::{EcnMode, SenderConfig};
-use super::generation::{AckSummary, Measurements, TargetInput};
+use super::generation::contract::{
+    AckSummary, BackOffCause, DelayParams, Measurements, TargetInput,
+};
+use super::generation::controller::Controller;
 use super::improvements::Improvements;
 use super::stream::Stream;
+use crate::time::{Duration, Instant};
 use crate::units::Bitrate;
+use stats::V2Stats;
 
 /// What SCReAM V2 reads of the configuration: its own parameters (through `Deref`,
 /// so the code reads `cfg.qdelay_target` as the draft names it) and the two shared
@@ -160,8 +165,11 @@ pub(crate) struct V2 {
     pub(crate) streams: Vec<streams::V2Stream>,
 }
 
-impl V2 {
-    pub(crate) fn new(cfg: &SenderConfig, params: &V2Config) -> Self {
+impl Controller for V2 {
+    type Config = V2Config;
+    type Stats = V2Stats;
+
+    fn new(cfg: &SenderConfig, params: &V2Config, _srtt: Duration) -> Self {
         let cfg = V2Settings::new(cfg, params);
         Self {
             window: window::RefWindow::new(&cfg),
@@ -170,7 +178,31 @@ impl V2 {
         }
     }
 
-    pub(crate) fn on_feedback(
+    fn on_stream_added(&mut self, _stream: &Stream) {
+        self.streams.push(streams::V2Stream::default());
+    }
+
+    fn on_frame(&mut self, idx: usize, stream: &Stream, size_bytes: u32, queue_delay: Duration) {
+        if let Some(s) = self.streams.get_mut(idx) {
+            s.on_frame(stream, size_bytes, queue_delay);
+        }
+    }
+
+    fn on_discard(&mut self, idx: usize) {
+        if let Some(s) = self.streams.get_mut(idx) {
+            s.on_discard();
+        }
+    }
+
+    fn delay_params(&self, srtt: Duration) -> DelayParams {
+        DelayParams {
+            qdelay_target: self.cfg.qdelay_target,
+            qdelay_avg_g: self.cfg.qdelay_avg_g,
+            interval: self.cfg.virtual_rtt.min(srtt),
+        }
+    }
+
+    fn on_feedback(
         &mut self,
         ack: &AckSummary,
         m: &Measurements,
@@ -178,13 +210,26 @@ impl V2 {
         self.window.on_feedback(&self.cfg, ack, m)
     }
 
-    pub(crate) fn send_limit_bytes(&self, steadiness: f64, mss: u64) -> u64 {
+    fn on_stall(&mut self, in_a_row: u32) -> Option<(u64, u64)> {
+        self.window.on_stall(in_a_row)
+    }
+
+    fn on_packet_sent(&mut self, _idx: usize, _now: Instant, _size: u32, bytes_in_flight: u64) {
+        self.window.on_sent(bytes_in_flight);
+    }
+
+    /// The reference window.
+    fn window_bytes(&self) -> u64 {
+        self.window.ref_wnd_bytes()
+    }
+
+    fn send_limit_bytes(&self, steadiness: f64, mss: u64) -> u64 {
         self.window.send_limit_bytes(&self.cfg, steadiness, mss)
     }
 
     /// Media rate control: the window per sRTT, split by priority, each share lowered
     /// by its stream's RTP-queue adjustment.
-    pub(crate) fn update_targets(&mut self, streams: &mut [Stream], input: &TargetInput) {
+    fn update_targets(&mut self, streams: &mut [Stream], input: &TargetInput) {
         let total = rate::total_target(
             &self.cfg,
             self.window.ref_wnd_bytes(),
@@ -200,7 +245,7 @@ impl V2 {
     }
 
     /// The pacing rate for the streams' targets and frame sizes.
-    pub(crate) fn pacing_rate(
+    fn pacing_rate(
         &self,
         streams: &[Stream],
         media_rate: Bitrate,
@@ -214,5 +259,19 @@ impl V2 {
             self.window.l4s_alpha(),
             delivery_peak,
         )
+    }
+
+    fn app_limited(&self) -> bool {
+        self.window.app_limited()
+    }
+
+    fn l4s_alpha(&self) -> f64 {
+        self.window.l4s_alpha()
+    }
+
+    fn stats(&self, steadiness: f64) -> V2Stats {
+        V2Stats {
+            window_headroom: window::headroom(&self.cfg, steadiness),
+        }
     }
 }

@@ -126,7 +126,7 @@ fn cap_to_delivery(rate: Bitrate, total_target: Bitrate, peak: Bitrate) -> Bitra
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sender::SenderConfig;
+    use crate::sender::config::SenderConfig;
 
     fn input(target: f64, max: f64) -> PacingInput {
         PacingInput {

@@ -38,7 +38,7 @@ pub(crate) fn total_target(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sender::SenderConfig;
+    use crate::sender::config::SenderConfig;
 
     #[test]
     fn target_is_window_per_rtt_with_corrections() {

@@ -3,9 +3,8 @@
 //! increase, capped by the recent maximum of bytes in flight.
 
 use super::V2Settings;
-use crate::sender::cc_events::BackOffCause;
 use crate::sender::config::EcnMode;
-use crate::sender::generation::{AckSummary, Measurements};
+use crate::sender::generation::contract::{AckSummary, BackOffCause, Measurements};
 use crate::time::{Duration, Instant};
 
 /// `l4s_alpha` is updated at least this often (draft §"Network Congestion Control": every min(10 ms, s_rtt)).

@@ -1,5 +1,5 @@
 use super::*;
-use crate::sender::SenderConfig;
+use crate::sender::config::SenderConfig;
 use crate::units::Bitrate;
 
 fn measurements(now: Instant) -> Measurements {
