@@ -55,8 +55,10 @@ for mode in l4s delay; do
     ip netns exec scream-rx timeout -s TERM $((secs + 3)) "$ref/scream_bw_test_rx" "$port" \
         > "$out/$name/ref-rx.log" 2>&1 &
     sleep 1
+    # --faithful: the figures in docs/interop.md compare the pure algorithm with the
+    # reference's receiver.
     ip netns exec scream-tx "$scream" send --to "10.200.2.2:$port" --ssrc 100 --ecn "$ecn" \
-        --max-rate 20 --duration "$secs" --out "$out/$name/send" > "$out/$name/send.log" 2>&1
+        --faithful --max-rate 20 --duration "$secs" --out "$out/$name/send" > "$out/$name/send.log" 2>&1
     wait || true
 done
 echo "outputs in $out"
