@@ -190,6 +190,13 @@ fn direction_summary(d: &Direction, secs: f64) -> serde_json::Value {
             "max": ms((d.sojourn.count() > 0).then(|| d.sojourn.max())),
             "count": d.sojourn.count(),
         },
+        // The emulator's own lateness in delivering: delay the model did not add.
+        "late_ms": {
+            "p50": ms(d.late.quantile(0.5)),
+            "p95": ms(d.late.quantile(0.95)),
+            "p99": ms(d.late.quantile(0.99)),
+            "max": ms((d.late.count() > 0).then(|| d.late.max())),
+        },
     })
 }
 

@@ -89,6 +89,10 @@ pub struct Direction {
     pub sojourn: DelayHistogram,
     /// The same since the last [`LinkEmulator::run`] observation.
     pub sojourn_interval: DelayHistogram,
+    /// How much later than the model said each datagram left for the far end: the
+    /// emulator's own timer and scheduling lateness, a delay the model did not add.
+    /// Milliseconds of it mean the machine, not the emulated link, shaped the run.
+    pub late: DelayHistogram,
     /// Datagrams delivered.
     pub delivered: u64,
     /// Their bytes on the wire.
@@ -110,6 +114,7 @@ impl Direction {
             order: 0,
             sojourn: DelayHistogram::default(),
             sojourn_interval: DelayHistogram::default(),
+            late: DelayHistogram::default(),
             delivered: 0,
             delivered_bytes: 0,
             delivered_ce: 0,
@@ -180,6 +185,7 @@ impl Direction {
         self.delivered_ce += u64::from(d.ecn == Ecn::Ce);
         self.sojourn.record(d.sojourn);
         self.sojourn_interval.record(d.sojourn);
+        self.late.record(now.saturating_duration_since(at));
         Some(d)
     }
 
