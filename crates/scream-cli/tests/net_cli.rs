@@ -184,13 +184,7 @@ fn a_bad_out_fails_before_the_run_starts() {
 
 #[test]
 fn send_without_a_receiver_warns_then_fails_with_its_outputs_written() {
-    // A port nothing listens on: bound for a moment to find it free, then closed.
-    let port = std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let to = format!("127.0.0.1:{port}");
+    let to = common::silent_loopback_addr();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("send");
     let mut p = Running::start(&[

@@ -24,12 +24,7 @@ fn send_help_names_the_default_improvements_and_the_faithful_switch() {
 /// feedback, with its outputs written) and returns the first line and the summary's
 /// `improvements`.
 fn improvements_of_a_run(extra: &[&str]) -> (String, Vec<String>) {
-    let port = std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let to = format!("127.0.0.1:{port}");
+    let to = common::silent_loopback_addr();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("send");
     let mut args = vec!["send", "--to", &to, "--duration", "0.3", "--no-plots"];

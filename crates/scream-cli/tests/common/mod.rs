@@ -24,6 +24,16 @@ pub(crate) fn scream_with_data(args: &[&str], cwd: &Path, data: &Path) -> Output
         .expect("the scream binary runs")
 }
 
+/// A loopback address nothing listens on: a port bound for a moment to find it free,
+/// then closed.
+pub(crate) fn silent_loopback_addr() -> String {
+    let socket = std::net::UdpSocket::bind("127.0.0.1:0").expect("a loopback port");
+    format!(
+        "127.0.0.1:{}",
+        socket.local_addr().expect("its address").port()
+    )
+}
+
 /// What the command printed on standard output.
 pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
