@@ -326,17 +326,15 @@ pub(crate) mod engine {
                 "scenario {}  ·  seed {}  ·  scream {} ({commit})",
                 loaded.name, result.summary.seed, build.version
             );
-            let max_bitrates = scream_sim::plot::stream_max_bitrates(&loaded);
-            let input = scream_sim::plot::PlotInput {
+            let max_bitrates = loaded.stream_max_bitrates();
+            let input = scream_plot::PlotInput {
                 scenario_name: &result.scenario_name,
                 samples: &result.samples,
                 footer: &footer,
                 max_bitrate_mbps: &max_bitrates,
                 cdfs: &result.delay_cdfs,
             };
-            files.extend(
-                scream_sim::plot::write_plots(&input, &out_dir).map_err(|e| e.to_string())?,
-            );
+            files.extend(scream_plot::write_plots(&input, &out_dir).map_err(|e| e.to_string())?);
         }
         let written_logs = [
             (logs.packets.is_some(), crate::logs::PACKETS_FILE),
@@ -400,5 +398,24 @@ mod tests {
         assert!(t.contains("91.0%"), "{t}");
         assert!(t.contains("Mbit/s"), "{t}");
         assert!(t.contains("outputs in out/x"), "{t}");
+    }
+
+    /// The simulator's clean-up list names the plots without depending on the plot
+    /// crate; this is where the two meet, so a new figure cannot be left behind by a
+    /// run with `--no-plots`.
+    #[test]
+    fn the_clean_up_list_names_every_plot_file() {
+        let outputs = scream_sim::output::OUTPUT_FILES;
+        for name in scream_plot::PLOT_NAMES {
+            for ext in ["png", "svg"] {
+                let file = format!("{name}.{ext}");
+                assert!(outputs.contains(&file.as_str()), "{file} missing");
+            }
+        }
+        let plots = outputs
+            .iter()
+            .filter(|f| f.ends_with(".png") || f.ends_with(".svg"))
+            .count();
+        assert_eq!(plots, 2 * scream_plot::PLOT_NAMES.len(), "{outputs:?}");
     }
 }

@@ -26,7 +26,6 @@ pub mod metrics;
 pub mod output;
 pub mod packet;
 mod parallel;
-pub mod plot;
 mod rate_control;
 pub mod report;
 mod route;
@@ -46,6 +45,7 @@ pub use error::SimError;
 pub use metrics::Sample;
 pub use output::write_outputs;
 pub use scenario::Scenario;
+pub use scream_records::FlowCdf;
 pub use summary::Summary;
 pub use world::World;
 
@@ -62,18 +62,6 @@ pub struct RunResult {
     pub scenario_name: String,
     /// Each flow's delay distributions as cumulative curves, for the CDF plot.
     pub delay_cdfs: Vec<FlowCdf>,
-}
-
-/// One flow's delay distributions as cumulative curves: (delay in ms, fraction at or
-/// below it), from the same per-packet and per-frame histograms as the summary.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FlowCdf {
-    /// Flow name.
-    pub flow: String,
-    /// Frame delay: from entering the RTP queue to the last packet's arrival.
-    pub frame_delay_ms: Vec<(f64, f64)>,
-    /// Path queue delay of each media packet.
-    pub queue_delay_ms: Vec<(f64, f64)>,
 }
 
 /// Points per cumulative curve.

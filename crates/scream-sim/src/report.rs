@@ -1,7 +1,7 @@
 //! Turning a finished [`World`] into a [`Summary`].
 
 use crate::metrics::{
-    DelayHistogram, FrameTracker, Sample, StreamMetrics, distribution, mean, rows_by_flow,
+    DelayHistogram, FrameTracker, Sample, StreamMetrics, distribution, rows_by_flow,
 };
 use crate::scenario::Scenario;
 use crate::summary::{
@@ -10,6 +10,12 @@ use crate::summary::{
 };
 use crate::world::World;
 use scream::Instant;
+use scream_records::stats;
+
+/// Mean of `values`, 0 when there is none (the summary's "no value").
+fn mean(values: impl Iterator<Item = f64>) -> f64 {
+    stats::mean(values).unwrap_or(0.0)
+}
 
 fn ratio(num: u64, den: u64) -> f64 {
     if den == 0 {

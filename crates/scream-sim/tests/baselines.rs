@@ -14,7 +14,8 @@
 //!   settles where x_curr = XREF RMAX / r_ref, 10 ms x 20/5 = 40 ms at the flow's 20
 //!   Mbit/s maximum: 100 ms leaves room for its approach.
 
-use scream_sim::output::{summary_json, timeseries_csv};
+use scream_records::timeseries_csv;
+use scream_sim::output::summary_json;
 use scream_sim::{Scenario, run};
 
 const CAPACITY_MBPS: f64 = 5.0;

@@ -8,8 +8,9 @@ use std::collections::{BTreeMap, HashSet};
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 
+use scream_records::timeseries_csv;
 use scream_sim::log::{LogOptions, LogReport};
-use scream_sim::output::{summary_json, timeseries_csv};
+use scream_sim::output::summary_json;
 use scream_sim::scenario::load::load_named;
 use scream_sim::scenario::{Algorithm, EcnSetting, FlowConfig, Scenario};
 use scream_sim::summary::Summary;

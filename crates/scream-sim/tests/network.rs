@@ -1,7 +1,8 @@
 //! Whole runs with constant-bitrate (controller-free) flows: determinism and capacity
 //! models.
 
-use scream_sim::output::{summary_json, timeseries_csv};
+use scream_records::timeseries_csv;
+use scream_sim::output::summary_json;
 use scream_sim::scenario::{Algorithm, FlowConfig, LinkConfig, Scenario, SourceConfig, SourceKind};
 use scream_sim::{RunResult, run};
 

@@ -1,6 +1,7 @@
 //! Whole runs with the SCReAM sender and receiver on the built-in scenarios.
 
-use scream_sim::output::{summary_json, timeseries_csv};
+use scream_records::timeseries_csv;
+use scream_sim::output::summary_json;
 use scream_sim::scenario::builtin::BUILTINS;
 use scream_sim::scenario::load::load_builtin;
 

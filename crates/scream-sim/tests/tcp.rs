@@ -3,7 +3,8 @@
 
 mod common;
 
-use scream_sim::output::{summary_json, timeseries_csv};
+use scream_records::timeseries_csv;
+use scream_sim::output::summary_json;
 use scream_sim::scenario::load::load_str;
 use scream_sim::{RunResult, run};
 

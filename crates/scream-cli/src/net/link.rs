@@ -10,9 +10,9 @@ use scream_net::link::tun::TunPort;
 use scream_net::link::udp::UdpRelay;
 use scream_net::link::{Direction, Transport};
 use scream_net::{Clock, LinkDatagram, LinkEmulator};
+use scream_records::LinkSample;
 use scream_sim::Scenario;
 use scream_sim::emulator::{LINK_BASE, emulated_link};
-use scream_sim::metrics::LinkSample;
 use scream_sim::scenario::load::{Override, load_named, load_str};
 
 use super::output::{RunFiles, Series};

@@ -1,13 +1,12 @@
 //! The files of a real run: the simulator's timeseries.csv and links.csv rows, a
-//! summary.json of the run's own shape, and the simulator's plots.
+//! summary.json of the run's own shape, and the simulator's plots (the rows and
+//! writers of scream-records, the figures of scream-plot).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use scream_sim::Sample;
-use scream_sim::metrics::LinkSample;
-use scream_sim::output::{DECIMALS, csv_text, timeseries_csv};
-use scream_sim::plot::{PlotInput, write_plots};
+use scream_plot::{PlotInput, write_plots};
+use scream_records::{DECIMALS, LinkSample, Sample, csv_text, timeseries_csv};
 
 /// What a real run writes.
 pub(super) struct RunFiles<'a> {
@@ -25,10 +24,10 @@ pub(super) struct RunFiles<'a> {
     pub(super) no_plots: bool,
 }
 
-/// Through the simulator's atomic writer, so that a run stopped or starved of disk
+/// Through the outputs' atomic writer, so that a run stopped or starved of disk
 /// space mid-write never leaves a truncated file that looks complete.
 fn write(path: PathBuf, bytes: &[u8], written: &mut Vec<PathBuf>) -> Result<(), String> {
-    scream_sim::output::write_atomic(&path, bytes)
+    scream_records::write_atomic(&path, bytes)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     written.push(path);
     Ok(())

@@ -1,6 +1,6 @@
-//! `scream plot DIR`: the figures of a real run, drawn by the simulator's plotting
-//! code from the sender's time series, with what only the link emulator and a TCP
-//! load generator saw merged in: the true queue delay and capacity at the bottleneck
+//! `scream plot DIR`: the figures of a real run, drawn by the simulator's plots
+//! (scream-plot) from the sender's time series, with what only the link emulator and a
+//! TCP load generator saw merged in: the true queue delay and capacity at the bottleneck
 //! (DIR/link/links.csv) and the competing TCP flow's rate (DIR/iperf3-server.json or
 //! DIR/iperf3.json).
 //! The processes' time lines are lined up by the wall-clock start each summary.json
@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use scream_sim::Sample;
+use scream_records::Sample;
 
 use super::output::{RunFiles, write_run};
 

@@ -9,7 +9,7 @@ use scream::receiver::ReceiverConfig;
 use scream::wire::ccfb::CountConvention;
 use scream_net::receiver::PeerView;
 use scream_net::{Clock, MediaReceiver, MediaReceiverConfig};
-use scream_sim::Sample;
+use scream_records::Sample;
 
 use super::output::{RunFiles, Series};
 use super::{mbps, parse_addr, say};

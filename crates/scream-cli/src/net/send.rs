@@ -7,7 +7,7 @@ use std::sync::Arc;
 use scream::sender::{EcnMode, Improvements, MediaFrame, Sender, SenderConfig, StreamConfig};
 use scream::{Bitrate, Duration, Instant};
 use scream_net::{Clock, Encoder, MediaSender, MediaSenderConfig};
-use scream_sim::Sample;
+use scream_records::Sample;
 use scream_sim::source::{Video, load_frame_sizes};
 
 use super::output::{RunFiles, Series};

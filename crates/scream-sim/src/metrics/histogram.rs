@@ -7,6 +7,7 @@
 
 use hdrhistogram::Histogram;
 use scream::Duration;
+use scream_records::stats::histogram_quantile;
 
 use crate::summary::{CountOf, Distribution};
 
@@ -70,7 +71,7 @@ impl DelayHistogram {
         (0..points)
             .map(|i| {
                 let q = i as f64 / (points - 1) as f64;
-                let ns = self.buckets.value_at_quantile(q).min(self.max_ns);
+                let ns = histogram_quantile(&self.buckets, self.max_ns, q);
                 (ns as f64 * 1e-6, q)
             })
             .collect()
@@ -93,7 +94,7 @@ impl DelayHistogram {
             };
         }
         let ms = |ns: u64| ns as f64 * 1e-6;
-        let pct = |p: f64| ms(self.buckets.value_at_quantile(p / 100.0).min(self.max_ns));
+        let pct = |p: f64| ms(histogram_quantile(&self.buckets, self.max_ns, p / 100.0));
         Distribution {
             mean: self.sum_ns as f64 / n as f64 * 1e-6,
             p50: pct(50.0),

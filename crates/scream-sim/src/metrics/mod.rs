@@ -3,16 +3,17 @@
 
 mod frames;
 mod histogram;
-mod sample;
 
 pub use frames::FrameTracker;
 pub use histogram::DelayHistogram;
-pub(crate) use sample::rows_by_flow;
-pub use sample::{LinkSample, Sample};
+pub(crate) use scream_records::rows_by_flow;
+// The rows live in scream-records, shared with the plots and the real-network tools.
+pub use scream_records::{LinkSample, Sample};
 
 use crate::packet::Packet;
 use crate::summary::{CountOf, Distribution};
 use scream::{Duration, Ecn, Instant};
+use scream_records::stats;
 
 /// Totals of one sampling period of a stream.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -147,15 +148,6 @@ pub struct FeedbackMetrics {
     pub lost: u64,
 }
 
-/// Nearest-rank percentile of sorted values (`p` in percent).
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = (p / 100.0 * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
-}
-
 /// The exact distribution of `values` (sorted in place); for per-sample quantities,
 /// whose number is bounded by the run's length (hence `count_of` is always samples).
 pub fn distribution(values: &mut [f64]) -> Distribution {
@@ -163,23 +155,17 @@ pub fn distribution(values: &mut [f64]) -> Distribution {
         return Distribution::default();
     }
     values.sort_unstable_by(f64::total_cmp);
-    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let percentile = |p: f64| stats::percentile_sorted(values, p).unwrap_or(0.0);
     Distribution {
-        mean,
-        p50: percentile(values, 50.0),
-        p95: percentile(values, 95.0),
-        p98: percentile(values, 98.0),
-        p99: percentile(values, 99.0),
+        mean: stats::mean(values.iter().copied()).unwrap_or(0.0),
+        p50: percentile(50.0),
+        p95: percentile(95.0),
+        p98: percentile(98.0),
+        p99: percentile(99.0),
         max: values[values.len() - 1],
         count: values.len() as u64,
         count_of: CountOf::Samples,
     }
-}
-
-/// Mean of `values` (0 when empty).
-pub fn mean(values: impl Iterator<Item = f64>) -> f64 {
-    let (sum, n) = values.fold((0.0, 0u64), |(s, n), v| (s + v, n + 1));
-    if n == 0 { 0.0 } else { sum / n as f64 }
 }
 
 #[cfg(test)]

@@ -39,7 +39,9 @@ pub const OUTPUT_FILES: &[&str] = &[
     TIMESERIES_CSV,
     LINKS_CSV,
     MANIFEST_JSON,
-    // The plots of crate::plot::PLOT_NAMES, each as PNG and SVG.
+    // The plots of scream-plot's PLOT_NAMES, each as PNG and SVG. The simulator does
+    // not draw, so it cannot read that list; a test of the `scream` command, which
+    // joins both, fails if the two disagree.
     "overview.png",
     "overview.svg",
     "delay_cdf.png",
@@ -93,17 +95,6 @@ fn remove_named<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plot::PLOT_NAMES;
-
-    #[test]
-    fn every_plot_file_is_in_the_list() {
-        for name in PLOT_NAMES {
-            for ext in ["png", "svg"] {
-                let file = format!("{name}.{ext}");
-                assert!(OUTPUT_FILES.contains(&file.as_str()), "{file} missing");
-            }
-        }
-    }
 
     #[test]
     fn removes_known_outputs_and_nothing_else() {

@@ -133,6 +133,21 @@ impl Scenario {
             _ => format!("flow{i}"),
         }
     }
+
+    /// The highest target bitrate of every stream, Mbit/s, in global stream order
+    /// (flows in order, each flow's streams in order): what the run plots draw as each
+    /// stream's ceiling.
+    pub fn stream_max_bitrates(&self) -> Vec<f64> {
+        (0..self.flows.len())
+            .flat_map(|i| {
+                let name = self.flow_name(i);
+                self.flows[i]
+                    .effective_streams(&name)
+                    .into_iter()
+                    .map(|s| s.max_bitrate_mbps)
+            })
+            .collect()
+    }
 }
 
 /// A link. The keys describe its forward direction; `reverse` describes the way back

@@ -1,8 +1,8 @@
-//! The report's figures, as charts for [`crate::plot::xy`].
+//! The report's figures, as charts for [`scream_plot::xy`].
 
 use super::{PointMean, tables};
-use crate::plot::xy::{Series, Style, XyChart};
 use crate::sweep::metric_of_column;
+use scream_plot::xy::{Series, Style, XyChart};
 
 /// Longest legend label before it is shortened from the left (the end of a dotted key
 /// says most).

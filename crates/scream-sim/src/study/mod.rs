@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 pub use results::{PointMean, Results, Row};
 pub use tables::{MinMax, best_and_worst, min_max, pareto_front};
 
-use crate::plot::PlotError;
 use crate::sweep::metric_of_column;
+use scream_plot::PlotError;
 
 /// The report's text file; the figures are written beside it.
 pub const REPORT_MD: &str = "report.md";
@@ -79,11 +79,11 @@ pub fn write_report(
     let bases = results.bases();
     let mut written = Vec::new();
     let mut figures = markdown::Figures::default();
-    let mut save = |chart: Option<crate::plot::xy::XyChart>,
+    let mut save = |chart: Option<scream_plot::xy::XyChart>,
                     name: String|
      -> Result<Option<String>, StudyError> {
         let Some(chart) = chart else { return Ok(None) };
-        written.extend(crate::plot::xy::write(&chart, out_dir, &name)?);
+        written.extend(scream_plot::xy::write(&chart, out_dir, &name)?);
         Ok(Some(format!("{name}.svg")))
     };
     for base in &bases {

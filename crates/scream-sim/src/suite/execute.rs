@@ -15,7 +15,7 @@ use crate::scenario::load::{Override, load_str};
 /// The folder of the cells, under the output folder.
 pub const CELLS_DIR: &str = "cells";
 pub use crate::cells::CELL_JSON;
-/// The figures written per cell (single figures of [`crate::plot`]).
+/// The figures written per cell (single figures of [`scream_plot`]).
 pub const FIGURES: [&str; 2] = ["throughput", "delay"];
 
 /// One cell of the matrix.
@@ -162,15 +162,15 @@ fn run_cell(cell: &Cell, o: &Options<'_>) -> Result<CellResult, std::io::Error> 
         };
         let (scenario, result, media) = simulated;
         if o.figures {
-            let max = crate::plot::stream_max_bitrates(&scenario);
-            let input = crate::plot::PlotInput {
+            let max = scenario.stream_max_bitrates();
+            let input = scream_plot::PlotInput {
                 scenario_name: &format!("{} {} {}", case.name, cell.variation, cell.algorithm),
                 samples: &result.samples,
                 footer: "",
                 max_bitrate_mbps: &max,
                 cdfs: &result.delay_cdfs,
             };
-            crate::plot::write_figures(&input, &dir, &FIGURES)
+            scream_plot::write_figures(&input, &dir, &FIGURES)
                 .map_err(|e| std::io::Error::other(e.to_string()))?;
         }
         Ok(Ok(measure(&scenario, &result, &case.facts, &media)))

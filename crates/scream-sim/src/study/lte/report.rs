@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use super::execute::{CellResult, Outcome};
 use super::scenario::{FTP_SOURCES, Setup, USER_STAGGER_S, idle_mean_s};
 use super::stats::CellMetrics;
-use crate::plot::PlotError;
-use crate::plot::xy::{Series, Style, XyChart};
+use scream_plot::PlotError;
+use scream_plot::xy::{Series, Style, XyChart};
 
 /// The report's file name in the output folder.
 pub const REPORT_MD: &str = "report.md";
@@ -205,7 +205,7 @@ pub fn write(
 ) -> Result<Vec<PathBuf>, PlotError> {
     let mut written = Vec::new();
     for figure in &FIGURES {
-        written.extend(crate::plot::xy::write(
+        written.extend(scream_plot::xy::write(
             &chart(setup, results, figure),
             dir,
             figure.0,

@@ -25,8 +25,8 @@ pub(super) fn draw<DB: DrawingBackend>(
         (FONT, 24),
     )?;
     let (left, right) = root.split_horizontally(root.dim_in_pixel().0 / 2);
-    let frame = |c: &crate::FlowCdf| c.frame_delay_ms.clone();
-    let queue = |c: &crate::FlowCdf| c.queue_delay_ms.clone();
+    let frame = |c: &super::FlowCdf| c.frame_delay_ms.clone();
+    let queue = |c: &super::FlowCdf| c.queue_delay_ms.clone();
     panel(&left, input, "frame delay (ms)", frame)?;
     panel(&right, input, "path queue delay (ms)", queue)?;
     Ok(())
@@ -36,7 +36,7 @@ fn panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     input: &PlotInput<'_>,
     x_label: &str,
-    curve: impl Fn(&crate::FlowCdf) -> Vec<(f64, f64)>,
+    curve: impl Fn(&super::FlowCdf) -> Vec<(f64, f64)>,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let curves: Vec<(usize, Vec<(f64, f64)>)> = input
         .cdfs

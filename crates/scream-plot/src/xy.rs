@@ -22,7 +22,7 @@ const MARKERS_UP_TO: usize = 60;
 
 /// How a series is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Style {
+pub enum Style {
     /// A line through the points, with markers while they are few.
     Line,
     /// Small hollow markers only.
@@ -33,27 +33,34 @@ pub(crate) enum Style {
 
 /// One labelled series.
 #[derive(Debug, Clone)]
-pub(crate) struct Series {
-    pub(crate) label: String,
-    pub(crate) points: Vec<(f64, f64)>,
-    /// Index into the palette.
-    pub(crate) color: usize,
-    pub(crate) style: Style,
+pub struct Series {
+    /// Legend text.
+    pub label: String,
+    /// (x, y) points, in drawing order.
+    pub points: Vec<(f64, f64)>,
+    /// Index into the palette (it wraps around).
+    pub color: usize,
+    /// How the points are drawn.
+    pub style: Style,
 }
 
 /// A chart of series.
 #[derive(Debug, Clone)]
-pub(crate) struct XyChart {
-    pub(crate) title: String,
-    pub(crate) x_label: String,
-    pub(crate) y_label: String,
+pub struct XyChart {
+    /// Title above the plotting area.
+    pub title: String,
+    /// Label of the x axis.
+    pub x_label: String,
+    /// Label of the y axis.
+    pub y_label: String,
     /// The x values are indexes: ticks only at whole numbers.
-    pub(crate) x_is_index: bool,
-    pub(crate) series: Vec<Series>,
+    pub x_is_index: bool,
+    /// The series, drawn in order (later ones on top).
+    pub series: Vec<Series>,
 }
 
 /// Writes `chart` as `<name>.png` and `<name>.svg` into `dir`; returns the paths.
-pub(crate) fn write(chart: &XyChart, dir: &Path, name: &str) -> Result<Vec<PathBuf>, PlotError> {
+pub fn write(chart: &XyChart, dir: &Path, name: &str) -> Result<Vec<PathBuf>, PlotError> {
     super::register_font();
     let png = super::render_png(SIZE, name, |root| draw(root, chart, true))?;
     let svg = super::render_svg(SIZE, name, |root| draw(root, chart, false))?;

@@ -5,6 +5,14 @@
 //!
 //! Text is drawn with the bundled DejaVu Sans (assets/fonts), so rendering needs no
 //! system font.
+//!
+//! The crate knows rows, not simulators: [`PlotInput`] carries the time series
+//! ([`Sample`] of `scream-records`) and whatever else a figure shows, filled by the
+//! caller, so a simulated run and a real-network run draw the same figures.
+//! [`write_plots`] draws one run (the files of [`PLOT_NAMES`]), [`write_figures`] some
+//! of its single figures, and [`xy`] the line charts of sweeps and reports.
+
+#![warn(missing_docs)]
 
 mod cdf;
 mod chart;
@@ -12,18 +20,18 @@ mod decimate;
 mod figures;
 mod overview;
 mod palette;
-pub(crate) mod xy;
+pub mod xy;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use plotters::prelude::*;
 
-pub use crate::metrics::Sample;
+pub use scream_records::{FlowCdf, Sample};
 
 /// Font family name the bundled font is registered under.
 const FONT: &str = "sans-serif";
-static FONT_BYTES: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans.ttf");
+static FONT_BYTES: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
 
 /// Plot size in pixels (PNG) or user units (SVG).
 const SIZE: (u32, u32) = (1100, 620);
@@ -59,25 +67,13 @@ pub struct PlotInput<'a> {
     /// Printed at the foot of the overview: what produced the run (scenario, seed,
     /// version).
     pub footer: &'a str,
-    /// Highest target bitrate of each stream, Mbit/s, by global stream index (see
-    /// [`stream_max_bitrates`]); drawn as a dashed line in the overview.
+    /// Highest target bitrate of each stream, Mbit/s, by global stream index (flows in
+    /// order, each flow's streams in order); drawn as a dashed line in the overview.
+    /// Empty (or short) when unknown: no line for those streams.
     pub max_bitrate_mbps: &'a [f64],
-    /// Each flow's delay distributions ([`crate::RunResult::delay_cdfs`]).
-    pub cdfs: &'a [crate::FlowCdf],
-}
-
-/// The highest target bitrate of every stream of `scenario`, Mbit/s, in global stream
-/// order (flows in order, each flow's streams in order), as [`PlotInput`] wants them.
-pub fn stream_max_bitrates(scenario: &crate::Scenario) -> Vec<f64> {
-    (0..scenario.flows.len())
-        .flat_map(|i| {
-            let name = scenario.flow_name(i);
-            scenario.flows[i]
-                .effective_streams(&name)
-                .into_iter()
-                .map(|s| s.max_bitrate_mbps)
-        })
-        .collect()
+    /// Each flow's delay distributions; empty when the run has none (the `delay_cdf`
+    /// figure then shows empty axes).
+    pub cdfs: &'a [FlowCdf],
 }
 
 /// The base names of the plots [`write_plots`] produces; each is written as `.png` and
@@ -158,7 +154,7 @@ fn register_font_bytes(name: &str, bytes: &'static [u8]) -> bool {
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), PlotError> {
-    crate::output::write_atomic(path, bytes).map_err(|source| PlotError::Write {
+    scream_records::write_atomic(path, bytes).map_err(|source| PlotError::Write {
         path: path.to_path_buf(),
         source,
     })

@@ -5,14 +5,15 @@ use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
 
-/// Decimals kept in the CSV: equal runs give equal bytes, and diffs stay readable.
-const DECIMALS: f64 = 1e6;
+/// 10^[`crate::DECIMALS`]: the CSV keeps that many decimals, so equal runs give equal
+/// bytes and diffs stay readable.
+const SCALE: f64 = 1e6;
 
 fn round(v: f64) -> f64 {
     if !v.is_finite() {
         return v;
     }
-    let r = (v * DECIMALS).round() / DECIMALS;
+    let r = (v * SCALE).round() / SCALE;
     // -0 and 0 must print alike.
     if r == 0.0 { 0.0 } else { r }
 }
@@ -134,7 +135,7 @@ impl Sample {
 /// The rows of one sampling instant hold every flow, so a flow's rows are spread over
 /// the whole series: a reader that filtered the series once per flow would cost
 /// flows x rows, which for thousands of flows is minutes.
-pub(crate) fn rows_by_flow(samples: &[Sample], flows: usize) -> Vec<Vec<&Sample>> {
+pub fn rows_by_flow(samples: &[Sample], flows: usize) -> Vec<Vec<&Sample>> {
     let mut out: Vec<Vec<&Sample>> = vec![Vec::new(); flows];
     for s in samples {
         if let Some(rows) = out.get_mut(s.flow_index as usize) {
@@ -174,4 +175,26 @@ pub struct LinkSample {
     pub lost_packets: u64,
     /// Packets the AQM marked CE in the period.
     pub ce_marked_packets: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_keep_the_decimals_of_every_output() {
+        let decimals = i32::try_from(crate::DECIMALS).expect("small");
+        assert_eq!(SCALE, 10f64.powi(decimals));
+        assert_eq!(round(1.234_567_89), 1.234_568);
+        assert_eq!(round(-0.000_000_1).to_bits(), 0f64.to_bits());
+    }
+
+    #[test]
+    fn rows_by_flow_keeps_time_order_and_skips_unknown_flows() {
+        let row = |t: f64, flow: u32| Sample::empty(t, "f".into(), "s".into(), flow);
+        let samples = [row(0.1, 0), row(0.1, 1), row(0.2, 0), row(0.2, 5)];
+        let by = rows_by_flow(&samples, 2);
+        let times = |i: usize| by[i].iter().map(|s| s.t_s).collect::<Vec<_>>();
+        assert_eq!((times(0), times(1)), (vec![0.1, 0.2], vec![0.1]));
+    }
 }

@@ -240,12 +240,12 @@ fn the_delay_cdf_draws_each_flow_in_its_overview_colour() {
             .collect()
     };
     let cdfs = [
-        crate::FlowCdf {
+        FlowCdf {
             flow: "video-1".into(),
             frame_delay_ms: curve(3.0),
             queue_delay_ms: curve(1.0),
         },
-        crate::FlowCdf {
+        FlowCdf {
             flow: "video-2".into(),
             frame_delay_ms: curve(5.0),
             queue_delay_ms: Vec::new(),
