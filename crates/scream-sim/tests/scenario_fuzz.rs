@@ -10,7 +10,8 @@
 use scream_sim::netmodel::RngStream;
 use scream_sim::output::{summary_json, timeseries_csv};
 use scream_sim::scenario::load::{Override, load_str};
-use scream_sim::scenario::ranges::{self, Range};
+use scream_netmodel::keys::Range;
+use scream_sim::scenario::ranges;
 use scream_sim::scenario::{
     Algorithm, EcnSetting, FlowConfig, LinkConfig, QueueKind, Scenario, SourceConfig, SourceKind,
     StreamConfig, TcpFlowConfig, TcpTraffic,

@@ -12,10 +12,10 @@ pub mod dualpi2;
 pub mod fifo;
 pub mod marker;
 
-pub use codel::Codel;
-pub use dualpi2::{DualPi2, DualPi2Params};
+pub use codel::{Codel, CodelKeys};
+pub use dualpi2::{DualPi2, DualPi2Keys, DualPi2Params};
 pub use fifo::{Fifo, Queued};
-pub use marker::{EcnThreshold, L4sRamp, ramp_probability};
+pub use marker::{EcnThreshold, EcnThresholdKeys, L4sRamp, L4sRampKeys, ramp_probability};
 
 use crate::capacity::Capacity;
 use crate::packet::NetPacket;
@@ -106,6 +106,26 @@ pub struct QueueLimit {
     pub time: Duration,
     /// Limit in bytes; zero = none.
     pub bytes: u64,
+}
+
+crate::declare_keys! {
+    /// The admission limit as a scenario's `[link.queue]` writes it; every discipline
+    /// reads it.
+    pub struct QueueLimitKeys {
+        /// queue limit in time at the current capacity (0 = unlimited)
+        limit_ms: f64 = 300.0, unit "ms", range crate::keys::DELAY_MS;
+        /// queue limit in bytes (0 = unlimited)
+        limit_bytes: u64 = 0, unit "bytes", range crate::keys::LIMIT_BYTES;
+    }
+}
+
+impl From<&QueueLimitKeys> for QueueLimit {
+    fn from(k: &QueueLimitKeys) -> Self {
+        Self {
+            time: crate::keys::ms(k.limit_ms),
+            bytes: k.limit_bytes,
+        }
+    }
 }
 
 impl QueueLimit {

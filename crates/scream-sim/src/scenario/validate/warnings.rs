@@ -4,7 +4,7 @@
 use scream_netmodel::{TableSpec, TimeUnit, table_facts};
 
 use crate::scenario::model::{LinkConfig, Scenario};
-use crate::scenario::ranges::number;
+use scream_netmodel::keys::number;
 use crate::source::frame_trace::resolve_path;
 
 /// Fastest peak rate a capacity trace plausibly holds, bit/s: 100 Gbit/s, beyond any
