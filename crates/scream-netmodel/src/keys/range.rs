@@ -93,11 +93,7 @@ impl Range {
         if self.contains(v) {
             return Ok(());
         }
-        Err(format!(
-            "must be in {} (is {})",
-            self.describe(),
-            number(v)
-        ))
+        Err(format!("must be in {} (is {})", self.describe(), number(v)))
     }
 }
 
@@ -135,7 +131,10 @@ mod tests {
             DELAY_MS.check(1e30),
             Err("must be in [0, 60000] ms (is 1e30)".to_owned())
         );
-        assert_eq!(AQM_TIME_MS.check(0.0), Err("must be in (0, 60000] ms (is 0)".to_owned()));
+        assert_eq!(
+            AQM_TIME_MS.check(0.0),
+            Err("must be in (0, 60000] ms (is 0)".to_owned())
+        );
     }
 
     #[test]

@@ -133,7 +133,11 @@ pub fn of_key(name: &str, element: Option<usize>) -> Option<Range> {
         ("mss_bytes", None) => MSS_BYTES,
         ("min_rto_ms", None) => MIN_RTO_MS,
         // The queue's keys, as their models declare them.
-        (name, None) => return QueueConfig::keys().find(|k| k.name == name).map(|k| k.range),
+        (name, None) => {
+            return QueueConfig::keys()
+                .find(|k| k.name == name)
+                .map(|k| k.range);
+        }
         _ => return None,
     })
 }

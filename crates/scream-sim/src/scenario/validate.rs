@@ -9,8 +9,8 @@ use super::model::{
     SourceKind, StreamConfig,
 };
 use super::ranges as r;
-use scream_netmodel::keys::{DELAY_MS, Range, number};
 use scream::sender::Improvements;
+use scream_netmodel::keys::{DELAY_MS, Range, number};
 use std::collections::BTreeSet;
 
 /// A scenario value out of range; displays as `<key> <reason>`, e.g.

@@ -72,7 +72,10 @@ mod tests {
             .expect("a bounded ratio among the V1 parameters");
         let e = load_error(&format!("{} = {}", info.name, info.max * 2.0 + 1.0));
         assert!(
-            e.starts_with(&format!("v1.toml:10: flows[0].params.{} must be in", info.name)),
+            e.starts_with(&format!(
+                "v1.toml:10: flows[0].params.{} must be in",
+                info.name
+            )),
             "{e}"
         );
         assert!(e.contains(&format!("(is {})", info.max * 2.0 + 1.0)), "{e}");
@@ -97,6 +100,10 @@ mod tests {
         s.flows[0].params.clear();
         s.flows[0].params.insert("no_such_param".to_owned(), 1.0);
         let e = s.validate().unwrap_err();
-        assert!(e.reason.starts_with("is not a parameter of the scream-v1 sender"), "{e}");
+        assert!(
+            e.reason
+                .starts_with("is not a parameter of the scream-v1 sender"),
+            "{e}"
+        );
     }
 }
