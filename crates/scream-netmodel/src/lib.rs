@@ -10,9 +10,14 @@
 //! ([`capacity`], possibly read from a trace file, [`trace`], or generated from a seeded
 //! model, [`synthetic`]), and the path effects that follow it ([`effects`]: propagation
 //! delay, jitter, loss). A packet type only has to implement [`NetPacket`].
+//!
+//! Each model declares the keys a scenario writes to configure it ([`keys`]: name,
+//! unit, default, range, doc), next to its code; loaders and documentation derive from
+//! those declarations.
 
 pub mod capacity;
 pub mod effects;
+pub mod keys;
 pub mod link;
 pub mod packet;
 pub mod queue;
@@ -24,7 +29,7 @@ pub use capacity::{Capacity, MahimahiTrace, RateSchedule, TraceEnd};
 pub use effects::{Jitter, LossModel, PathEffects, ProbabilitySchedule};
 pub use link::{DirectedLink, DropCause, Dropped, LinkStats};
 pub use packet::NetPacket;
-pub use queue::{Queue, QueueLimit};
+pub use queue::{Queue, QueueLimit, QueueLimitKeys};
 pub use rng::RngStream;
 pub use trace::{
     RateUnit, TableFacts, TableSpec, TimeUnit, TraceError, TraceFormat, load_capacity_trace,

@@ -41,12 +41,8 @@ pub(crate) const RTP_HEADER_BYTES: u32 = 12;
 /// built in code.
 pub(crate) const CBR_PARAMS: &[&str] = &["mss_bytes"];
 
-/// A time in ms as a `Duration`: negative and NaN give zero, and a value too large
-/// for a `Duration` saturates instead of panicking. Validation keeps scenario times
-/// far below that; this only makes the conversion total.
-pub(crate) fn ms(v: f64) -> Duration {
-    Duration::try_from_secs_f64((v * 1e-3).max(0.0)).unwrap_or(Duration::MAX)
-}
+/// A time in ms as a `Duration`, as the network models convert their own time keys.
+pub(crate) use scream_netmodel::keys::ms;
 
 /// A time in s as an instant (saturating, as `as` casts do).
 pub(crate) fn secs(v: f64) -> Instant {

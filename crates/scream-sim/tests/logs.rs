@@ -44,7 +44,7 @@ fn scenario() -> Scenario {
     s.report_window_s = None;
     let link = s.link.as_mut().unwrap();
     link.loss = 0.01;
-    link.queue.limit_ms = 60.0;
+    link.queue.limit.limit_ms = 60.0;
     link.reverse.as_mut().unwrap().loss = 0.02;
     let cbr = |name: &str, mbps: f64, ecn| FlowConfig {
         name: name.into(),

@@ -7,11 +7,12 @@
 //! must have a documented range (`scenario::ranges::of_key`), as soon as it exists.
 //! Values are drawn from a seeded random stream, so every run of the test is the same.
 
+use scream_netmodel::keys::Range;
 use scream_records::timeseries_csv;
 use scream_sim::netmodel::RngStream;
 use scream_sim::output::summary_json;
 use scream_sim::scenario::load::{Override, load_str};
-use scream_sim::scenario::ranges::{self, Range};
+use scream_sim::scenario::ranges;
 use scream_sim::scenario::{
     Algorithm, EcnSetting, FlowConfig, LinkConfig, QueueKind, Scenario, SourceConfig, SourceKind,
     StreamConfig, TcpFlowConfig, TcpTraffic,

@@ -16,6 +16,16 @@ pub const CODEL_MAX_PACKET_BYTES: u64 = 1500;
 /// this many intervals ago.
 const CODEL_COUNT_MEMORY_INTERVALS: u32 = 16;
 
+crate::declare_keys! {
+    /// CoDel's keys as a scenario's `[link.queue]` writes them (kind `codel`).
+    pub struct CodelKeys {
+        /// CoDel target (RFC 8289)
+        codel_target_ms: f64 = 5.0, unit "ms", range crate::keys::AQM_TIME_MS;
+        /// CoDel interval (RFC 8289)
+        codel_interval_ms: f64 = 100.0, unit "ms", range crate::keys::AQM_TIME_MS;
+    }
+}
+
 /// CoDel state around a FIFO.
 #[derive(Debug, Clone)]
 pub struct Codel<P> {
@@ -30,6 +40,12 @@ pub struct Codel<P> {
 }
 
 impl<P: NetPacket> Codel<P> {
+    /// A CoDel queue configured by its scenario keys.
+    pub fn from_keys(k: &CodelKeys) -> Self {
+        use crate::keys::ms;
+        Self::new(ms(k.codel_target_ms), ms(k.codel_interval_ms))
+    }
+
     /// A CoDel queue with `target` and `interval`.
     pub fn new(target: Duration, interval: Duration) -> Self {
         Self {

@@ -8,6 +8,7 @@
 //! timestamp, L timestamps being advanced by `tshift`.
 
 use super::fifo::{Fifo, Queued};
+use crate::keys::Range;
 use crate::packet::NetPacket;
 use crate::rng::RngStream;
 use scream::{Duration, Ecn, Instant};
@@ -29,6 +30,50 @@ pub const DUALPI2_BETA: f64 = 3.2;
 /// has waited that much longer than the L head. RFC 9332 §4.2.2 leaves the value open;
 /// this is a choice of this simulator.
 pub const DUALPI2_TSHIFT_FACTOR: u32 = 2;
+
+/// DualPI2 update interval, ms. Its PI controller runs once per interval of simulated
+/// time, also while the queue is idle: 0.1 ms (Linux defaults to 16 ms) keeps that to
+/// 10^4 updates per simulated second.
+pub const DUALPI2_TUPDATE_MS: Range = Range::closed(0.1, 60_000.0, "ms");
+/// DualPI2 coupling factor k (RFC 9332: 2): above 100 the L queue is marked at any
+/// base probability above 1 %, i.e. always.
+pub const DUALPI2_COUPLING_RANGE: Range = Range::above(0.0, 100.0, "");
+/// DualPI2 gains, Hz (RFC 9332: 0.16 and 3.2): 1000 Hz already saturates the
+/// probability within one update.
+pub const DUALPI2_GAIN_HZ: Range = Range::closed(0.0, 1000.0, "Hz");
+
+crate::declare_keys! {
+    /// DualPI2's keys as a scenario's `[link.queue]` writes them (kind `dualpi2`).
+    pub struct DualPi2Keys {
+        /// DualPI2 classic-queue PI2 target (RFC 9332)
+        dualpi2_target_ms: f64 = 15.0, unit "ms", range crate::keys::AQM_TIME_MS;
+        /// DualPI2 L4S step threshold (RFC 9332)
+        dualpi2_step_ms: f64 = 1.0, unit "ms", range crate::keys::DELAY_MS;
+        /// DualPI2 coupling factor k (RFC 9332)
+        dualpi2_coupling: f64 = DUALPI2_COUPLING, unit "", range DUALPI2_COUPLING_RANGE;
+        /// DualPI2 PI update interval (RFC 9332); the controller runs this often also
+        /// while idle
+        dualpi2_tupdate_ms: f64 = 16.0, unit "ms", range DUALPI2_TUPDATE_MS;
+        /// DualPI2 integral gain (RFC 9332)
+        dualpi2_alpha: f64 = DUALPI2_ALPHA, unit "Hz", range DUALPI2_GAIN_HZ;
+        /// DualPI2 proportional gain (RFC 9332)
+        dualpi2_beta: f64 = DUALPI2_BETA, unit "Hz", range DUALPI2_GAIN_HZ;
+    }
+}
+
+impl From<&DualPi2Keys> for DualPi2Params {
+    fn from(k: &DualPi2Keys) -> Self {
+        use crate::keys::ms;
+        Self {
+            target: ms(k.dualpi2_target_ms),
+            step: ms(k.dualpi2_step_ms),
+            coupling: k.dualpi2_coupling,
+            tupdate: ms(k.dualpi2_tupdate_ms),
+            alpha: k.dualpi2_alpha,
+            beta: k.dualpi2_beta,
+        }
+    }
+}
 
 /// Tunables of [`DualPi2`].
 #[derive(Debug, Clone, Copy, PartialEq)]

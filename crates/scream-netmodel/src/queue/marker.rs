@@ -11,6 +11,30 @@ use crate::packet::NetPacket;
 use crate::rng::RngStream;
 use scream::{Bitrate, Duration, Ecn, Instant};
 
+crate::declare_keys! {
+    /// The classic-ECN threshold's key as a scenario's `[link.queue]` writes it (kind
+    /// `ecn-threshold`).
+    pub struct EcnThresholdKeys {
+        /// `ecn-threshold`: CE (drop for Not-ECT) when the time at the link (queueing +
+        /// own transmission, as in the Ericsson reference) exceeds this
+        ecn_threshold_ms: f64 = 30.0, unit "ms", range crate::keys::DELAY_MS;
+    }
+}
+
+crate::declare_keys! {
+    /// The L4S ramp's keys as a scenario's `[link.queue]` writes them (kind
+    /// `l4s-ramp`).
+    pub struct L4sRampKeys {
+        /// `l4s-ramp`: time at the link (queueing + own transmission) at which the mark
+        /// probability starts rising from 0
+        ramp_min_ms: f64 = 8.0, unit "ms", range crate::keys::DELAY_MS;
+        /// `l4s-ramp`: time at the link at which it reaches 1 (must be > `ramp_min_ms`).
+        /// Applies to ECT(1) and CE packets; ECT(0) and Not-ECT packets only see tail
+        /// drop
+        ramp_max_ms: f64 = 12.0, unit "ms", range crate::keys::DELAY_MS;
+    }
+}
+
 /// Classic ECN threshold marking: a packet whose time at the link exceeds `threshold`
 /// is CE-marked if ECN-capable, dropped otherwise.
 #[derive(Debug, Clone)]
@@ -20,6 +44,11 @@ pub struct EcnThreshold<P> {
 }
 
 impl<P: NetPacket> EcnThreshold<P> {
+    /// A threshold marker configured by its scenario key.
+    pub fn from_keys(k: &EcnThresholdKeys) -> Self {
+        Self::new(crate::keys::ms(k.ecn_threshold_ms))
+    }
+
     /// A threshold marker.
     pub fn new(threshold: Duration) -> Self {
         Self {
@@ -66,6 +95,12 @@ pub struct L4sRamp<P> {
 }
 
 impl<P: NetPacket> L4sRamp<P> {
+    /// A ramp marker configured by its scenario keys.
+    pub fn from_keys(k: &L4sRampKeys) -> Self {
+        use crate::keys::ms;
+        Self::new(ms(k.ramp_min_ms), ms(k.ramp_max_ms))
+    }
+
     /// A ramp marker; `max` must exceed `min` (checked by scenario validation; an
     /// equal pair behaves as a step at `min`).
     pub fn new(min: Duration, max: Duration) -> Self {

@@ -12,10 +12,10 @@ pub mod dualpi2;
 pub mod fifo;
 pub mod marker;
 
-pub use codel::Codel;
-pub use dualpi2::{DualPi2, DualPi2Params};
+pub use codel::{Codel, CodelKeys};
+pub use dualpi2::{DualPi2, DualPi2Keys, DualPi2Params};
 pub use fifo::{Fifo, Queued};
-pub use marker::{EcnThreshold, L4sRamp, ramp_probability};
+pub use marker::{EcnThreshold, EcnThresholdKeys, L4sRamp, L4sRampKeys, ramp_probability};
 
 use crate::capacity::Capacity;
 use crate::packet::NetPacket;
@@ -108,6 +108,26 @@ pub struct QueueLimit {
     pub bytes: u64,
 }
 
+crate::declare_keys! {
+    /// The admission limit as a scenario's `[link.queue]` writes it; every discipline
+    /// reads it.
+    pub struct QueueLimitKeys {
+        /// queue limit in time at the current capacity (0 = unlimited)
+        limit_ms: f64 = 300.0, unit "ms", range crate::keys::DELAY_MS;
+        /// queue limit in bytes (0 = unlimited)
+        limit_bytes: u64 = 0, unit "bytes", range crate::keys::LIMIT_BYTES;
+    }
+}
+
+impl From<&QueueLimitKeys> for QueueLimit {
+    fn from(k: &QueueLimitKeys) -> Self {
+        Self {
+            time: crate::keys::ms(k.limit_ms),
+            bytes: k.limit_bytes,
+        }
+    }
+}
+
 impl QueueLimit {
     /// No limit at all.
     pub const UNLIMITED: Self = Self {
@@ -138,5 +158,67 @@ impl QueueLimit {
             u64::MAX => 0,
             l => l,
         }
+    }
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+    use crate::keys::{Key, ms};
+
+    fn all_keys() -> Vec<&'static Key> {
+        [
+            QueueLimitKeys::keys(),
+            CodelKeys::keys(),
+            EcnThresholdKeys::keys(),
+            L4sRampKeys::keys(),
+            DualPi2Keys::keys(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
+    #[test]
+    fn declared_defaults_are_the_rfc_constants() {
+        assert_eq!(
+            DualPi2Params::from(&DualPi2Keys::default()),
+            DualPi2Params::default()
+        );
+        let codel = CodelKeys::default();
+        assert_eq!(ms(codel.codel_target_ms), codel::CODEL_TARGET);
+        assert_eq!(ms(codel.codel_interval_ms), codel::CODEL_INTERVAL);
+    }
+
+    #[test]
+    fn every_default_lies_in_its_range_and_every_name_is_unique() {
+        let keys = all_keys();
+        for k in &keys {
+            assert!(k.range.contains(k.default), "{}: {}", k.name, k.default);
+            assert!(!k.doc.is_empty(), "{} has no meaning", k.name);
+            assert_eq!(
+                keys.iter().filter(|o| o.name == k.name).count(),
+                1,
+                "{}",
+                k.name
+            );
+        }
+    }
+
+    #[test]
+    fn a_value_out_of_range_is_named_with_the_range() {
+        let k = DualPi2Keys {
+            dualpi2_alpha: 5000.0,
+            ..DualPi2Keys::default()
+        };
+        assert_eq!(
+            k.check(),
+            Err((
+                "dualpi2_alpha",
+                "must be in [0, 1000] Hz (is 5000)".to_owned()
+            ))
+        );
+        assert_eq!(k.get("dualpi2_alpha"), Some(5000.0));
+        assert_eq!(k.get("codel_target_ms"), None);
     }
 }

@@ -29,19 +29,10 @@ pub(crate) struct LinkNode {
 fn build_queue<P: NetPacket>(q: &QueueConfig) -> Queue<P> {
     match q.kind {
         QueueKind::TailDrop => Queue::TailDrop(Fifo::new()),
-        QueueKind::Codel => {
-            Queue::Codel(Codel::new(ms(q.codel_target_ms), ms(q.codel_interval_ms)))
-        }
-        QueueKind::EcnThreshold => Queue::EcnThreshold(EcnThreshold::new(ms(q.ecn_threshold_ms))),
-        QueueKind::L4sRamp => Queue::L4sRamp(L4sRamp::new(ms(q.ramp_min_ms), ms(q.ramp_max_ms))),
-        QueueKind::DualPi2 => Queue::DualPi2(DualPi2::new(DualPi2Params {
-            target: ms(q.dualpi2_target_ms),
-            step: ms(q.dualpi2_step_ms),
-            coupling: q.dualpi2_coupling,
-            tupdate: ms(q.dualpi2_tupdate_ms),
-            alpha: q.dualpi2_alpha,
-            beta: q.dualpi2_beta,
-        })),
+        QueueKind::Codel => Queue::Codel(Codel::from_keys(&q.codel)),
+        QueueKind::EcnThreshold => Queue::EcnThreshold(EcnThreshold::from_keys(&q.ecn_threshold)),
+        QueueKind::L4sRamp => Queue::L4sRamp(L4sRamp::from_keys(&q.l4s_ramp)),
+        QueueKind::DualPi2 => Queue::DualPi2(DualPi2::new(DualPi2Params::from(&q.dualpi2))),
     }
 }
 
@@ -207,10 +198,7 @@ fn build_direction<P: NetPacket>(
     Ok(DirectedLink::new(
         build_capacity(s, key, l, default_capacity_mbps, (seed, id))?,
         build_queue(&l.queue),
-        QueueLimit {
-            time: ms(l.queue.limit_ms),
-            bytes: l.queue.limit_bytes,
-        },
+        QueueLimit::from(&l.queue.limit),
         PathEffects::new(delay, jitter, loss, seed, id),
         seed,
         id,

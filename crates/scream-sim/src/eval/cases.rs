@@ -6,6 +6,7 @@ use scream_data::{DataPath, Missing};
 use std::fmt;
 
 use scream::sender::Improvements;
+use scream_netmodel::queue::{EcnThresholdKeys, L4sRampKeys};
 use scream_netmodel::{RateUnit, TraceEnd, TraceFormat};
 
 use crate::scenario::{
@@ -133,20 +134,22 @@ impl Mode {
     pub const ALL: [Self; 3] = [Self::L4s, Self::Classic, Self::Delay];
 
     fn queue(self) -> QueueConfig {
-        let base = QueueConfig {
-            limit_ms: QUEUE_LIMIT_MS,
-            ..QueueConfig::default()
-        };
+        let mut base = QueueConfig::default();
+        base.limit.limit_ms = QUEUE_LIMIT_MS;
         match self {
             Self::L4s => QueueConfig {
                 kind: QueueKind::L4sRamp,
-                ramp_min_ms: L4S_RAMP_MIN_MS,
-                ramp_max_ms: L4S_RAMP_MAX_MS,
+                l4s_ramp: L4sRampKeys {
+                    ramp_min_ms: L4S_RAMP_MIN_MS,
+                    ramp_max_ms: L4S_RAMP_MAX_MS,
+                },
                 ..base
             },
             Self::Classic => QueueConfig {
                 kind: QueueKind::EcnThreshold,
-                ecn_threshold_ms: CLASSIC_THRESHOLD_MS,
+                ecn_threshold: EcnThresholdKeys {
+                    ecn_threshold_ms: CLASSIC_THRESHOLD_MS,
+                },
                 ..base
             },
             Self::Delay => QueueConfig {

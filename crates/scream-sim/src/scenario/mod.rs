@@ -2,6 +2,7 @@
 //! built-in scenarios.
 
 pub mod builtin;
+pub mod doc_table;
 pub mod load;
 pub mod model;
 pub mod ranges;

@@ -5,111 +5,13 @@
 //! rate must give packet times the clock can resolve, and every count or frequency
 //! must keep the number of events per simulated second bounded. The comment on each
 //! range says which of these it guards and why the bound is where it is. The same text
-//! appears in `docs/scenarios.md` (a test keeps the two in step).
+//! appears in `docs/scenarios.md` (a test keeps the two in step). The queue's keys are
+//! declared with their ranges next to their models (`scream_netmodel::queue`);
+//! [`of_key`] finds them there.
 
-use super::validate::ValidationError;
+use scream_netmodel::keys::{DELAY_MS, Range};
 
-/// An allowed range: `[min, max]` (or `(min, max]`), in `unit`, possibly with the
-/// special values 0 and `inf` besides.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Range {
-    /// Lowest allowed value.
-    pub min: f64,
-    /// Highest allowed value.
-    pub max: f64,
-    /// Whether `min` itself is excluded.
-    pub min_excluded: bool,
-    /// Whether `max` itself is excluded.
-    pub max_excluded: bool,
-    /// Whether 0 is allowed besides the interval (a capacity of 0 is an outage).
-    pub zero: bool,
-    /// Whether `inf` is allowed besides the interval (an unlimited capacity).
-    pub inf: bool,
-    /// Unit, as in the key's suffix (`ms`, `Mbit/s`, ...; empty for plain numbers).
-    pub unit: &'static str,
-}
-
-impl Range {
-    const fn closed(min: f64, max: f64, unit: &'static str) -> Self {
-        Self {
-            min,
-            max,
-            min_excluded: false,
-            max_excluded: false,
-            zero: false,
-            inf: false,
-            unit,
-        }
-    }
-
-    const fn above(min: f64, max: f64, unit: &'static str) -> Self {
-        Self {
-            min_excluded: true,
-            ..Self::closed(min, max, unit)
-        }
-    }
-
-    /// Whether `v` is allowed (NaN never is).
-    pub fn contains(&self, v: f64) -> bool {
-        let low = if self.min_excluded {
-            v > self.min
-        } else {
-            v >= self.min
-        };
-        let high = if self.max_excluded {
-            v < self.max
-        } else {
-            v <= self.max
-        };
-        (low && high) || (self.zero && v == 0.0) || (self.inf && v == f64::INFINITY)
-    }
-
-    /// The range as the documentation writes it: `[0, 60000] ms`, `(0, 1e6] s`,
-    /// `[0.001, 1e7] Mbit/s, 0 or inf`.
-    pub fn describe(&self) -> String {
-        let open = if self.min_excluded { '(' } else { '[' };
-        // The largest TOML integer has no exact f64; it is the seed's bound.
-        let max = if self.max >= i64::MAX as f64 {
-            "2^63 - 1".to_owned()
-        } else {
-            number(self.max)
-        };
-        let close = if self.max_excluded { ')' } else { ']' };
-        let mut s = format!("{open}{}, {max}{close}", number(self.min));
-        if !self.unit.is_empty() {
-            s.push(' ');
-            s.push_str(self.unit);
-        }
-        match (self.zero, self.inf) {
-            (true, true) => s.push_str(", 0 or inf"),
-            (true, false) => s.push_str(", or 0"),
-            (false, true) => s.push_str(", or inf"),
-            (false, false) => {}
-        }
-        s
-    }
-
-    /// `Ok` if `v` is allowed, else an error naming `key`, the range and `v`.
-    pub fn check(&self, key: &str, v: f64) -> Result<(), ValidationError> {
-        if self.contains(v) {
-            return Ok(());
-        }
-        Err(ValidationError {
-            key: key.to_owned(),
-            reason: format!("must be in {} (is {})", self.describe(), number(v)),
-        })
-    }
-}
-
-/// A number as the messages and the documentation write it: plain between 0.001 and
-/// 10^5, else in exponent form (`60000`, `0.001`, `1e5`, `1e30`, `1e-25`).
-pub fn number(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() || (1e-3..1e5).contains(&v.abs()) {
-        format!("{v}")
-    } else {
-        format!("{v:e}")
-    }
-}
+use super::model::QueueConfig;
 
 // ---- times ----
 
@@ -121,18 +23,6 @@ pub const TIME_S: Range = Range::closed(0.0, 1e6, "s");
 /// Sampling period, ms. At least 1 ms: finer rows say nothing a plot can show and
 /// multiply the rows kept in memory. At most the longest run: no row would be written.
 pub const SAMPLE_INTERVAL_MS: Range = Range::closed(1.0, 1e9, "ms");
-/// Delays, jitter and AQM times, ms. A minute is beyond any real path (a
-/// geostationary hop is 280 ms) or buffer (bufferbloat tops out at seconds). Packets
-/// in flight and queued grow with these times, and every instant stays far from the
-/// end of the 64-bit nanosecond clock.
-pub const DELAY_MS: Range = Range::closed(0.0, 60_000.0, "ms");
-/// AQM times that must be positive (CoDel target and interval, DualPI2 target), ms: as
-/// [`DELAY_MS`], without 0, which would make the controller mark everything.
-pub const AQM_TIME_MS: Range = Range::above(0.0, 60_000.0, "ms");
-/// DualPI2 update interval, ms. Its PI controller runs once per interval of simulated
-/// time, also while the queue is idle: 0.1 ms (Linux defaults to 16 ms) keeps that to
-/// 10^4 updates per simulated second.
-pub const DUALPI2_TUPDATE_MS: Range = Range::closed(0.1, 60_000.0, "ms");
 /// Receiver report interval, ms. The receiver wakes this often while packets arrive:
 /// 1 ms is well below any RTCP feedback interval in use; a minute is as for delays.
 pub const REPORT_INTERVAL_MS: Range = Range::closed(1.0, 60_000.0, "ms");
@@ -184,8 +74,6 @@ pub const LOSS: Range = Range {
 /// Mean loss burst, packets: a million packets is minutes of blackout at any rate
 /// here (use `loss_steps` for that).
 pub const LOSS_BURST_PACKETS: Range = Range::closed(1.0, 1e6, "packets");
-/// Queue limit in bytes (0 = unlimited): 1 TB is beyond any router buffer.
-pub const LIMIT_BYTES: Range = Range::closed(0.0, 1e12, "bytes");
 /// Bytes per mahimahi delivery opportunity: at most the largest IP packet.
 pub const MAHIMAHI_PACKET_BYTES: Range = Range::closed(1.0, 65_535.0, "bytes");
 /// Table trace columns: no capacity trace has a thousand columns; a larger index is a
@@ -195,12 +83,6 @@ pub const TRACE_COLUMN: Range = Range::closed(0.0, 1000.0, "");
 /// packets, `scream::receiver::ReceiverConfig::default().report_window`), or reports
 /// would leave holes.
 pub const PACKETS_PER_REPORT: Range = Range::closed(1.0, 64.0, "packets");
-/// DualPI2 coupling factor k (RFC 9332: 2): above 100 the L queue is marked at any
-/// base probability above 1 %, i.e. always.
-pub const DUALPI2_COUPLING: Range = Range::above(0.0, 100.0, "");
-/// DualPI2 gains, Hz (RFC 9332: 0.16 and 3.2): 1000 Hz already saturates the
-/// probability within one update.
-pub const DUALPI2_GAIN_HZ: Range = Range::closed(0.0, 1000.0, "Hz");
 /// TCP object sizes of on-off traffic, kB (1000 bytes): one byte to a gigabyte, which
 /// at any rate here is a bulk transfer.
 pub const OBJECT_KB: Range = Range::closed(1e-3, 1e6, "kB");
@@ -236,13 +118,6 @@ pub fn of_key(name: &str, element: Option<usize>) -> Option<Range> {
         ("mahimahi_packet_bytes", None) => MAHIMAHI_PACKET_BYTES,
         ("one_way_delay_ms" | "jitter_ms" | "jitter_max_ms", None) => DELAY_MS,
         ("loss_burst_packets", None) => LOSS_BURST_PACKETS,
-        ("limit_ms" | "ecn_threshold_ms" | "ramp_min_ms" | "ramp_max_ms", None) => DELAY_MS,
-        ("dualpi2_step_ms", None) => DELAY_MS,
-        ("limit_bytes", None) => LIMIT_BYTES,
-        ("codel_target_ms" | "codel_interval_ms" | "dualpi2_target_ms", None) => AQM_TIME_MS,
-        ("dualpi2_coupling", None) => DUALPI2_COUPLING,
-        ("dualpi2_tupdate_ms", None) => DUALPI2_TUPDATE_MS,
-        ("dualpi2_alpha" | "dualpi2_beta", None) => DUALPI2_GAIN_HZ,
         ("start_s" | "stop_s", None) => TIME_S,
         ("priority", None) => PRIORITY,
         ("min_bitrate_mbps" | "start_bitrate_mbps" | "max_bitrate_mbps", None) => BITRATE_MBPS,
@@ -257,6 +132,12 @@ pub fn of_key(name: &str, element: Option<usize>) -> Option<Range> {
         ("idle_mean_s", None) => IDLE_MEAN_S,
         ("mss_bytes", None) => MSS_BYTES,
         ("min_rto_ms", None) => MIN_RTO_MS,
+        // The queue's keys, as their models declare them.
+        (name, None) => {
+            return QueueConfig::keys()
+                .find(|k| k.name == name)
+                .map(|k| k.range);
+        }
         _ => return None,
     })
 }
@@ -273,10 +154,9 @@ mod tests {
         assert_eq!(PRIORITY.describe(), "[0.001, 1000]");
         assert_eq!(LOSS.describe(), "[0, 1)");
         assert!(LOSS.contains(0.999) && !LOSS.contains(1.0));
-        let e = DELAY_MS.check("link.one_way_delay_ms", 1e30).unwrap_err();
         assert_eq!(
-            e.to_string(),
-            "link.one_way_delay_ms must be in [0, 60000] ms (is 1e30)"
+            DELAY_MS.check(1e30),
+            Err("must be in [0, 60000] ms (is 1e30)".to_owned())
         );
     }
 

@@ -8,8 +8,9 @@ use super::model::{
     ALL_IMPROVEMENTS, Algorithm, FlowConfig, LinkConfig, QueueConfig, Scenario, SourceConfig,
     SourceKind, StreamConfig,
 };
-use super::ranges::{self as r, Range};
+use super::ranges as r;
 use scream::sender::Improvements;
+use scream_netmodel::keys::{DELAY_MS, Range, number};
 use std::collections::BTreeSet;
 
 /// A scenario value out of range; displays as `<key> <reason>`, e.g.
@@ -35,10 +36,16 @@ fn fail<T>(key: impl Into<String>, reason: impl Into<String>) -> Result<T, Valid
 /// `prefix.name` (or `name` at the top level) checked against `range`.
 fn check(prefix: &str, name: &str, range: Range, v: f64) -> Check {
     if prefix.is_empty() {
-        range.check(name, v)
+        in_range(name, range, v)
     } else {
-        range.check(&format!("{prefix}.{name}"), v)
+        in_range(&format!("{prefix}.{name}"), range, v)
     }
+}
+
+/// The value of `key` checked against `range`; the error names the key, the range and
+/// the value (`link.one_way_delay_ms must be in [0, 60000] ms (is 1e30)`).
+fn in_range(key: &str, range: Range, v: f64) -> Check {
+    range.check(v).or_else(|reason| fail(key, reason))
 }
 
 /// Longest simulated time a scenario may ask for, s (see [`r::DURATION_S`]).
@@ -66,8 +73,8 @@ impl Scenario {
         )?;
         self.validate_sizes()?;
         if let Some([from, to]) = self.report_window_s {
-            r::TIME_S.check("report_window_s[0]", from)?;
-            r::TIME_S.check("report_window_s[1]", to)?;
+            in_range("report_window_s[0]", r::TIME_S, from)?;
+            in_range("report_window_s[1]", r::TIME_S, to)?;
             if to <= from {
                 return fail("report_window_s", "must be [from, to] with to > from");
             }
@@ -219,12 +226,7 @@ impl Scenario {
             r::REPORT_INTERVAL_MS,
             f.max_report_interval_ms,
         )?;
-        // The sender checks the ranges of its own parameters when the flow is built.
-        for (name, v) in &f.params {
-            if !v.is_finite() {
-                return fail(format!("{key}.params.{name}"), "must be a finite number");
-            }
-        }
+        sender_params::validate_sender_params(key, f)?;
         validate_improvements(key, f)?;
         rate_based::validate_rate_based(key, f)
     }
@@ -247,15 +249,15 @@ fn validate_pauses(key: &str, f: &FlowConfig) -> Check {
     let mut prev_end = f.start_s;
     for (i, [from, to]) in f.pauses.iter().copied().enumerate() {
         let k = format!("{key}.pauses[{i}]");
-        r::TIME_S.check(&format!("{k}[0]"), from)?;
-        r::TIME_S.check(&format!("{k}[1]"), to)?;
+        in_range(&format!("{k}[0]"), r::TIME_S, from)?;
+        in_range(&format!("{k}[1]"), r::TIME_S, to)?;
         if from < prev_end {
             return fail(
                 k,
                 format!(
                     "starts at {from} s, before {} s: pauses must start at or after start_s \
                      and after the previous pause ends",
-                    r::number(prev_end)
+                    number(prev_end)
                 ),
             );
         }
@@ -266,7 +268,7 @@ fn validate_pauses(key: &str, f: &FlowConfig) -> Check {
             );
         }
         if f.stop_s > 0.0 && to > f.stop_s {
-            return fail(k, format!("ends after stop_s ({} s)", r::number(f.stop_s)));
+            return fail(k, format!("ends after stop_s ({} s)", number(f.stop_s)));
         }
         prev_end = to;
     }
@@ -396,8 +398,8 @@ fn validate_steps(key: &str, steps: &[[f64; 2]], value_range: Range) -> Check {
     let mut prev = f64::NEG_INFINITY;
     for (i, [from, v]) in steps.iter().copied().enumerate() {
         let k = format!("{key}[{i}]");
-        r::TIME_S.check(&format!("{k}[0]"), from)?;
-        value_range.check(&format!("{k}[1]"), v)?;
+        in_range(&format!("{k}[0]"), r::TIME_S, from)?;
+        in_range(&format!("{k}[1]"), value_range, v)?;
         if from <= prev {
             return fail(k, "steps must be in increasing time order");
         }
@@ -417,8 +419,8 @@ fn validate_link(key: &str, l: &LinkConfig) -> Check {
                     "is 0 and no capacity_steps follow, so nothing would ever cross the \
                      link: give a capacity in [{}, {}] Mbit/s or inf, and for outages use \
                      capacity_steps, e.g. [[5.0, 0], [6.0, 10]]",
-                    r::number(r::CAPACITY_MBPS.min),
-                    r::number(r::CAPACITY_MBPS.max)
+                    number(r::CAPACITY_MBPS.min),
+                    number(r::CAPACITY_MBPS.max)
                 ),
             );
         }
@@ -437,8 +439,8 @@ fn validate_link(key: &str, l: &LinkConfig) -> Check {
     }
     if let Some([from, until]) = l.trace_window_s {
         let k = format!("{key}.trace_window_s");
-        r::TIME_S.check(&format!("{k}[0]"), from)?;
-        r::TIME_S.check(&format!("{k}[1]"), until)?;
+        in_range(&format!("{k}[0]"), r::TIME_S, from)?;
+        in_range(&format!("{k}[1]"), r::TIME_S, until)?;
         if until <= from {
             return fail(k, "must be [from_s, until_s] with until_s > from_s");
         }
@@ -462,11 +464,11 @@ fn validate_link(key: &str, l: &LinkConfig) -> Check {
         f64::from(l.mahimahi_packet_bytes),
     )?;
     if let Some(d) = l.one_way_delay_ms {
-        check(key, "one_way_delay_ms", r::DELAY_MS, d)?;
+        check(key, "one_way_delay_ms", DELAY_MS, d)?;
     }
-    check(key, "jitter_ms", r::DELAY_MS, l.jitter_ms)?;
+    check(key, "jitter_ms", DELAY_MS, l.jitter_ms)?;
     if let Some(m) = l.jitter_max_ms {
-        check(key, "jitter_max_ms", r::DELAY_MS, m)?;
+        check(key, "jitter_max_ms", DELAY_MS, m)?;
     }
     if l.loss == 1.0 {
         return fail(
@@ -482,39 +484,15 @@ fn validate_link(key: &str, l: &LinkConfig) -> Check {
     validate_queue(&format!("{key}.queue"), &l.queue)
 }
 
+/// Every key of every discipline lies in the range its model declares, used or not;
+/// then the relations between keys.
 fn validate_queue(key: &str, q: &QueueConfig) -> Check {
-    check(key, "limit_ms", r::DELAY_MS, q.limit_ms)?;
-    check(key, "limit_bytes", r::LIMIT_BYTES, q.limit_bytes as f64)?;
-    check(key, "codel_target_ms", r::AQM_TIME_MS, q.codel_target_ms)?;
-    check(
-        key,
-        "codel_interval_ms",
-        r::AQM_TIME_MS,
-        q.codel_interval_ms,
-    )?;
-    check(key, "ecn_threshold_ms", r::DELAY_MS, q.ecn_threshold_ms)?;
-    check(key, "ramp_min_ms", r::DELAY_MS, q.ramp_min_ms)?;
-    check(key, "ramp_max_ms", r::DELAY_MS, q.ramp_max_ms)?;
-    if q.ramp_max_ms <= q.ramp_min_ms {
+    q.check_ranges()
+        .or_else(|(name, reason)| fail(format!("{key}.{name}"), reason))?;
+    if q.l4s_ramp.ramp_max_ms <= q.l4s_ramp.ramp_min_ms {
         return fail(format!("{key}.ramp_max_ms"), "must be > ramp_min_ms");
     }
-    check(
-        key,
-        "dualpi2_target_ms",
-        r::AQM_TIME_MS,
-        q.dualpi2_target_ms,
-    )?;
-    check(key, "dualpi2_step_ms", r::DELAY_MS, q.dualpi2_step_ms)?;
-    check(
-        key,
-        "dualpi2_coupling",
-        r::DUALPI2_COUPLING,
-        q.dualpi2_coupling,
-    )?;
-    let tupdate = q.dualpi2_tupdate_ms;
-    check(key, "dualpi2_tupdate_ms", r::DUALPI2_TUPDATE_MS, tupdate)?;
-    check(key, "dualpi2_alpha", r::DUALPI2_GAIN_HZ, q.dualpi2_alpha)?;
-    check(key, "dualpi2_beta", r::DUALPI2_GAIN_HZ, q.dualpi2_beta)
+    Ok(())
 }
 
 /// Every key of a source, whatever its kind uses; `used` says whether the source
@@ -540,6 +518,7 @@ fn validate_source(key: &str, s: &SourceConfig, used: bool) -> Check {
 }
 
 mod rate_based;
+mod sender_params;
 mod sizes;
 mod tcp;
 #[cfg(test)]

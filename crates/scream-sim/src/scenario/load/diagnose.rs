@@ -304,7 +304,7 @@ fn type_message(key: &str, found: &str, expected: &str) -> String {
 pub(crate) fn suggestion(name: &str, expected: &[String]) -> String {
     let closest = expected
         .iter()
-        .map(|candidate| (edit_distance(name, candidate), candidate))
+        .map(|candidate| (strsim::levenshtein(name, candidate), candidate))
         .min_by_key(|(d, _)| *d);
     match closest {
         Some((d, candidate)) if d <= (name.len() / 3).max(2) => {
@@ -315,32 +315,9 @@ pub(crate) fn suggestion(name: &str, expected: &[String]) -> String {
     }
 }
 
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitute = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitute.min(row[j] + 1).min(diagonal + 1);
-        }
-    }
-    row[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn edit_distance_counts_single_edits() {
-        assert_eq!(edit_distance("capacity_mbs", "capacity_mbps"), 1);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("", "abc"), 3);
-    }
 
     #[test]
     fn suggestion_names_the_nearest_key_or_lists_all() {

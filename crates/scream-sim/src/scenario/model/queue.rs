@@ -1,11 +1,19 @@
 //! The queue at a link's input: its discipline and the keys each discipline reads.
 //!
-//! Each AQM key belongs to one discipline, and a key written for another one would be
-//! silently ignored; the loader refuses it ([`QueueKind::owner_of`]), and a queue is
-//! written back (to a manifest or `scream eval --scenarios`) with only the keys its
-//! discipline reads, so that what is written can be read back.
+//! Each AQM key is declared once, next to the model it configures
+//! (`scream_netmodel::queue`), and belongs to one discipline; a key written for another
+//! one would be silently ignored, so the loader refuses it ([`QueueKind::owner_of`]),
+//! and a queue is written back (to a manifest or `scream eval --scenarios`) with only
+//! the keys its discipline reads, so that what is written can be read back.
 
-use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
+
+use scream_netmodel::QueueLimitKeys;
+use scream_netmodel::keys::Key;
+use scream_netmodel::queue::{CodelKeys, DualPi2Keys, EcnThresholdKeys, L4sRampKeys};
+use serde::de::{self, MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// Queue discipline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -25,61 +33,24 @@ pub enum QueueKind {
     DualPi2,
 }
 
-/// The queue at a link's input.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields, into = "WrittenQueue")]
+/// The queue at a link's input: its discipline, the limit every discipline reads, and
+/// the keys of each discipline, declared next to its model in
+/// [`scream_netmodel::queue`] (only those of `kind` are used).
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct QueueConfig {
     /// Discipline. Default tail-drop.
     pub kind: QueueKind,
-    /// Limit in time, ms, converted to bytes at the link's current capacity when a
-    /// packet arrives (mahimahi: its mean capacity); 0 = unlimited. Default 300 (the
-    /// RMCAT default, RFC 8867 §5.1).
-    pub limit_ms: f64,
-    /// Limit in bytes; 0 = unlimited. When both limits are set the smaller applies.
-    pub limit_bytes: u64,
-    /// CoDel target, ms. Default 5 (RFC 8289 §4.3).
-    pub codel_target_ms: f64,
-    /// CoDel interval, ms. Default 100 (RFC 8289 §4.4).
-    pub codel_interval_ms: f64,
-    /// ecn-threshold: sojourn above which packets are marked, ms. Default 30.
-    pub ecn_threshold_ms: f64,
-    /// l4s-ramp: sojourn of marking probability 0, ms. Default 8.
-    pub ramp_min_ms: f64,
-    /// l4s-ramp: sojourn of marking probability 1, ms. Default 12.
-    pub ramp_max_ms: f64,
-    /// DualPI2 target, ms. Default 15 (RFC 9332 §A.1).
-    pub dualpi2_target_ms: f64,
-    /// DualPI2 L4S step threshold, ms. Default 1.
-    pub dualpi2_step_ms: f64,
-    /// DualPI2 coupling factor k. Default 2.
-    pub dualpi2_coupling: f64,
-    /// DualPI2 update interval, ms. Default 16.
-    pub dualpi2_tupdate_ms: f64,
-    /// DualPI2 integral gain, Hz. Default 0.16.
-    pub dualpi2_alpha: f64,
-    /// DualPI2 proportional gain, Hz. Default 3.2.
-    pub dualpi2_beta: f64,
-}
-
-impl Default for QueueConfig {
-    fn default() -> Self {
-        Self {
-            kind: QueueKind::TailDrop,
-            limit_ms: 300.0,
-            limit_bytes: 0,
-            codel_target_ms: 5.0,
-            codel_interval_ms: 100.0,
-            ecn_threshold_ms: 30.0,
-            ramp_min_ms: 8.0,
-            ramp_max_ms: 12.0,
-            dualpi2_target_ms: 15.0,
-            dualpi2_step_ms: 1.0,
-            dualpi2_coupling: 2.0,
-            dualpi2_tupdate_ms: 16.0,
-            dualpi2_alpha: 0.16,
-            dualpi2_beta: 3.2,
-        }
-    }
+    /// `limit_ms` (default 300, the RMCAT default, RFC 8867 §5.1) and `limit_bytes`
+    /// (default 0 = unlimited); when both are set the smaller applies.
+    pub limit: QueueLimitKeys,
+    /// `codel_*` keys (kind `codel`).
+    pub codel: CodelKeys,
+    /// `ecn_threshold_ms` (kind `ecn-threshold`).
+    pub ecn_threshold: EcnThresholdKeys,
+    /// `ramp_*` keys (kind `l4s-ramp`).
+    pub l4s_ramp: L4sRampKeys,
+    /// `dualpi2_*` keys (kind `dualpi2`).
+    pub dualpi2: DualPi2Keys,
 }
 
 impl QueueKind {
@@ -108,75 +79,157 @@ impl QueueKind {
         Self::ALL.into_iter().find(|k| k.name() == name)
     }
 
+    /// The keys of this discipline alone, as declared by its model (none for
+    /// tail-drop).
+    pub fn keys(self) -> &'static [Key] {
+        match self {
+            Self::TailDrop => &[],
+            Self::Codel => CodelKeys::keys(),
+            Self::EcnThreshold => EcnThresholdKeys::keys(),
+            Self::L4sRamp => L4sRampKeys::keys(),
+            Self::DualPi2 => DualPi2Keys::keys(),
+        }
+    }
+
     /// The discipline that reads the `[queue]` key `key`, or `None` for the keys every
     /// discipline reads (`kind`, `limit_ms`, `limit_bytes`) and for unknown keys.
     pub fn owner_of(key: &str) -> Option<Self> {
-        Some(match key {
-            "codel_target_ms" | "codel_interval_ms" => Self::Codel,
-            "ecn_threshold_ms" => Self::EcnThreshold,
-            "ramp_min_ms" | "ramp_max_ms" => Self::L4sRamp,
-            k if k.starts_with("dualpi2_") => Self::DualPi2,
-            _ => return None,
-        })
+        Self::ALL
+            .into_iter()
+            .find(|kind| kind.keys().iter().any(|k| k.name == key))
     }
 }
 
-/// A queue as written back: the keys of its own discipline only, in declaration order.
-struct WrittenQueue {
-    kind: QueueKind,
-    limit_ms: f64,
-    limit_bytes: u64,
-    own: Vec<(&'static str, f64)>,
+impl QueueConfig {
+    /// Every numeric `[queue]` key: the limit's, then each discipline's, in
+    /// declaration order.
+    pub fn keys() -> impl Iterator<Item = &'static Key> {
+        QueueLimitKeys::keys()
+            .iter()
+            .chain(QueueKind::ALL.into_iter().flat_map(QueueKind::keys))
+    }
+
+    /// The value of the numeric key `name`, in its unit.
+    pub fn value(&self, name: &str) -> Option<f64> {
+        self.limit
+            .get(name)
+            .or_else(|| self.codel.get(name))
+            .or_else(|| self.ecn_threshold.get(name))
+            .or_else(|| self.l4s_ramp.get(name))
+            .or_else(|| self.dualpi2.get(name))
+    }
+
+    /// The first numeric key out of its range, used or not: its name and why.
+    pub fn check_ranges(&self) -> Result<(), (&'static str, String)> {
+        self.limit.check()?;
+        self.codel.check()?;
+        self.ecn_threshold.check()?;
+        self.l4s_ramp.check()?;
+        self.dualpi2.check()
+    }
 }
 
-impl Serialize for WrittenQueue {
+/// Every name a `[queue]` table may hold, for the schema's "unknown key" message.
+fn key_names() -> &'static [&'static str] {
+    static NAMES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+        std::iter::once("kind")
+            .chain(QueueConfig::keys().map(|k| k.name))
+            .collect()
+    });
+    &NAMES
+}
+
+impl<'de> Deserialize<'de> for QueueConfig {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(QueueVisitor)
+    }
+}
+
+struct QueueVisitor;
+
+impl<'de> Visitor<'de> for QueueVisitor {
+    type Value = QueueConfig;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("struct QueueConfig")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<QueueConfig, A::Error> {
+        let mut q = QueueConfig::default();
+        while let Some(name) = map.next_key::<String>()? {
+            if name == "kind" {
+                q.kind = map.next_value()?;
+                continue;
+            }
+            let read = q
+                .limit
+                .deserialize_key(&name, &mut map)
+                .or_else(|| q.codel.deserialize_key(&name, &mut map))
+                .or_else(|| q.ecn_threshold.deserialize_key(&name, &mut map))
+                .or_else(|| q.l4s_ramp.deserialize_key(&name, &mut map))
+                .or_else(|| q.dualpi2.deserialize_key(&name, &mut map));
+            match read {
+                Some(result) => result?,
+                None => return Err(de::Error::unknown_field(&name, key_names())),
+            }
+        }
+        Ok(q)
+    }
+}
+
+/// A queue is written back with the keys of its own discipline only, in declaration
+/// order, so that what is written can be read back.
+impl Serialize for QueueConfig {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = s.serialize_map(Some(3 + self.own.len()))?;
+        let own = self.kind.keys().len();
+        let mut map = s.serialize_map(Some(1 + QueueLimitKeys::keys().len() + own))?;
         map.serialize_entry("kind", &self.kind)?;
-        map.serialize_entry("limit_ms", &self.limit_ms)?;
-        map.serialize_entry("limit_bytes", &self.limit_bytes)?;
-        for (key, value) in &self.own {
-            map.serialize_entry(key, value)?;
+        self.limit.serialize_keys(&mut map)?;
+        match self.kind {
+            QueueKind::TailDrop => {}
+            QueueKind::Codel => self.codel.serialize_keys(&mut map)?,
+            QueueKind::EcnThreshold => self.ecn_threshold.serialize_keys(&mut map)?,
+            QueueKind::L4sRamp => self.l4s_ramp.serialize_keys(&mut map)?,
+            QueueKind::DualPi2 => self.dualpi2.serialize_keys(&mut map)?,
         }
         map.end()
-    }
-}
-
-impl From<QueueConfig> for WrittenQueue {
-    fn from(q: QueueConfig) -> Self {
-        let own = match q.kind {
-            QueueKind::TailDrop => vec![],
-            QueueKind::Codel => vec![
-                ("codel_target_ms", q.codel_target_ms),
-                ("codel_interval_ms", q.codel_interval_ms),
-            ],
-            QueueKind::EcnThreshold => vec![("ecn_threshold_ms", q.ecn_threshold_ms)],
-            QueueKind::L4sRamp => vec![
-                ("ramp_min_ms", q.ramp_min_ms),
-                ("ramp_max_ms", q.ramp_max_ms),
-            ],
-            QueueKind::DualPi2 => vec![
-                ("dualpi2_target_ms", q.dualpi2_target_ms),
-                ("dualpi2_step_ms", q.dualpi2_step_ms),
-                ("dualpi2_coupling", q.dualpi2_coupling),
-                ("dualpi2_tupdate_ms", q.dualpi2_tupdate_ms),
-                ("dualpi2_alpha", q.dualpi2_alpha),
-                ("dualpi2_beta", q.dualpi2_beta),
-            ],
-        };
-        Self {
-            kind: q.kind,
-            limit_ms: q.limit_ms,
-            limit_bytes: q.limit_bytes,
-            own,
-        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_written_queue_reads_back_the_same() {
+        for kind in QueueKind::ALL {
+            let mut q = QueueConfig {
+                kind,
+                ..QueueConfig::default()
+            };
+            q.limit.limit_bytes = 12_345;
+            q.dualpi2.dualpi2_alpha = 0.5;
+            q.l4s_ramp.ramp_max_ms = 20.0;
+            let text = toml_edit::ser::to_string(&q).expect("toml");
+            let back: QueueConfig = toml_edit::de::from_str(&text).expect("reads back");
+            assert_eq!(back.limit, q.limit, "{text}");
+            for key in kind.keys() {
+                assert_eq!(back.value(key.name), q.value(key.name), "{text}");
+            }
+            assert_eq!(back.kind, kind);
+        }
+    }
+
+    #[test]
+    fn an_unknown_key_lists_every_declared_key() {
+        let e = toml_edit::de::from_str::<QueueConfig>("dualpi2_alpah = 1.0")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown field `dualpi2_alpah`"), "{e}");
+        for key in QueueConfig::keys() {
+            assert!(e.contains(&format!("`{}`", key.name)), "{e}");
+        }
+    }
 
     #[test]
     fn every_aqm_key_has_the_discipline_that_reads_it() {

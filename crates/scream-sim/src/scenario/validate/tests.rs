@@ -10,7 +10,7 @@ fn default_scenario_is_valid() {
 fn inverted_ramp_names_the_key() {
     let mut s = Scenario::default();
     if let Some(l) = s.link.as_mut() {
-        l.queue.ramp_max_ms = 4.0;
+        l.queue.l4s_ramp.ramp_max_ms = 4.0;
     }
     let e = s.validate().unwrap_err();
     assert_eq!(
