@@ -2,8 +2,6 @@
 
 use std::time::Instant;
 
-use serde_json::Value;
-
 use crate::sim::engine;
 
 /// Runs per scenario; the median is reported.
@@ -19,8 +17,6 @@ pub(crate) struct BenchArgs {
     #[arg(long)]
     quick: bool,
 }
-/// RTP payload plus RTP header, for estimating packets when the summary has no count.
-const PACKET_BYTES_ESTIMATE: f64 = 1012.0;
 
 /// The benchmark scenarios: a built-in name and overrides on it.
 const CASES: [(&str, &str, &[&str]); 2] = [
@@ -63,15 +59,13 @@ pub(crate) fn main(args: &BenchArgs) -> Result<String, String> {
         }
         timed.sort_by(|a, b| a.0.total_cmp(&b.0));
         let (wall_s, summary) = &timed[runs / 2];
-        let duration_s = summary
-            .get("duration_s")
-            .and_then(Value::as_f64)
-            .unwrap_or(0.0);
+        // Packets the flows' senders released.
+        let packets: u64 = summary.flows.iter().map(|f| f.packets_sent).sum();
         out.push_str(&format!(
             "{:<32} {:>14.1} {:>14.0} {:>10.3}\n",
             label,
-            duration_s / wall_s,
-            packets(summary) / wall_s,
+            summary.duration_s / wall_s,
+            packets as f64 / wall_s,
             wall_s
         ));
     }
@@ -81,29 +75,4 @@ pub(crate) fn main(args: &BenchArgs) -> Result<String, String> {
         format!("(median of {RUNS} runs each)\n")
     });
     Ok(out)
-}
-
-/// Packets the flows delivered: the summary's count when it has one, else estimated from
-/// the throughput.
-fn packets(summary: &Value) -> f64 {
-    let duration_s = summary
-        .get("duration_s")
-        .and_then(Value::as_f64)
-        .unwrap_or(0.0);
-    summary
-        .get("flows")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .map(|f| match f.get("packets_sent").and_then(Value::as_f64) {
-            Some(n) => n,
-            None => {
-                let mbps = f
-                    .get("throughput_mbps")
-                    .and_then(Value::as_f64)
-                    .unwrap_or(0.0);
-                mbps * 1e6 * duration_s / 8.0 / PACKET_BYTES_ESTIMATE
-            }
-        })
-        .sum()
 }

@@ -1,15 +1,14 @@
 //! `scream sim`: run one scenario, write its outputs and plots, print a summary.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use serde_json::Value;
-
-use crate::columns::{
-    Align::{Left, Right},
-    Columns,
-};
+use scream_sim::Summary;
 
 use crate::progress::Progress;
+
+mod table;
+
+pub(crate) use table::table;
 
 /// Arguments of `scream sim`.
 #[derive(Debug, clap::Args)]
@@ -43,8 +42,8 @@ pub(crate) struct SimArgs {
 /// One run's results as the command needs them.
 #[derive(Debug)]
 pub(crate) struct Outcome {
-    /// summary.json as a JSON value (its documented keys are what the table reads).
-    pub(crate) summary: Value,
+    /// The run's summary (what summary.json holds).
+    pub(crate) summary: Summary,
     /// Folder the outputs went to.
     pub(crate) out_dir: PathBuf,
     /// How that folder was chosen.
@@ -76,7 +75,8 @@ pub(crate) fn main(args: &SimArgs) -> Result<String, String> {
         if let Some(note) = outcome.placed.note() {
             crate::warn(&note);
         }
-        let mut text = serde_json::to_string_pretty(&outcome.summary).map_err(|e| e.to_string())?;
+        let summary = engine::summary_value(&outcome.summary)?;
+        let mut text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;
         text.push('\n');
         Ok(text)
     } else {
@@ -84,173 +84,12 @@ pub(crate) fn main(args: &SimArgs) -> Result<String, String> {
     }
 }
 
-/// The human-readable summary: one row per flow, one per link, then the output folder.
-pub(crate) fn table(summary: &Value, out_dir: &Path) -> String {
-    let num = |v: &Value, path: &[&str]| -> f64 {
-        path.iter()
-            .try_fold(v, |v, key| v.get(key))
-            .and_then(Value::as_f64)
-            .unwrap_or(f64::NAN)
-    };
-    let mut out = String::new();
-    let name = summary
-        .get("scenario")
-        .and_then(Value::as_str)
-        .unwrap_or("?");
-    out.push_str(&format!(
-        "scenario {name}  seed {}  {:.1} s simulated in {:.2} s\n\n",
-        summary.get("seed").and_then(Value::as_u64).unwrap_or(0),
-        num(summary, &["duration_s"]),
-        num(summary, &["wall_time_s"]),
-    ));
-    // Columns as wide as their widest cell: a long flow or link name widens its
-    // column instead of shifting every number after it.
-    let mut flows = Columns::new(&[Left, Right, Right, Right, Right, Right, Right, Right, Right]);
-    flows.row([
-        "flow",
-        "tput",
-        "target",
-        "queue delay",
-        "est.qd",
-        "sRTT",
-        "frame p95",
-        "loss",
-        "CE",
-    ]);
-    flows.row([
-        "",
-        "Mbit/s",
-        "Mbit/s",
-        "mean/p95/p99 ms",
-        "mean ms",
-        "mean ms",
-        "ms",
-        "%",
-        "%",
-    ]);
-    let triple = |d: &Value| {
-        format!(
-            "{:.1}/{:.1}/{:.1}",
-            num(d, &["mean"]),
-            num(d, &["p95"]),
-            num(d, &["p99"])
-        )
-    };
-    let null = Value::Null;
-    for flow in summary
-        .get("flows")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        flows.row([
-            flow.get("name")
-                .and_then(Value::as_str)
-                .unwrap_or("?")
-                .to_owned(),
-            format!("{:.2}", num(flow, &["throughput_mbps"])),
-            format!("{:.2}", num(flow, &["target_bitrate_mbps", "mean"])),
-            triple(flow.get("queue_delay_ms").unwrap_or(&null)),
-            format!("{:.1}", num(flow, &["estimated_queue_delay_ms", "mean"])),
-            format!("{:.1}", num(flow, &["srtt_ms", "mean"])),
-            format!("{:.1}", num(flow, &["frame_delay_ms", "p95"])),
-            format!("{:.2}", 100.0 * num(flow, &["loss_ratio"])),
-            format!("{:.2}", 100.0 * num(flow, &["ce_ratio"])),
-        ]);
-        let streams = flow
-            .get("streams")
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice);
-        if streams.len() > 1 {
-            for st in streams {
-                flows.row([
-                    format!(
-                        "  {}",
-                        st.get("name").and_then(Value::as_str).unwrap_or("?")
-                    ),
-                    format!("{:.2}", num(st, &["throughput_mbps"])),
-                    format!("{:.2}", num(st, &["target_bitrate_mbps", "mean"])),
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    format!("{:.1}", num(st, &["frame_delay_ms", "p95"])),
-                    format!("{:.2}", 100.0 * num(st, &["loss_ratio"])),
-                    format!("{:.2}", 100.0 * num(st, &["ce_ratio"])),
-                ]);
-            }
-        }
-        if let Some(w) = flow.get("window") {
-            let note = format!(
-                "  ({:.0}-{:.0} s window)",
-                num(w, &["from_s"]),
-                num(w, &["to_s"])
-            );
-            flows.row_with_note(
-                [
-                    String::new(),
-                    format!("{:.2}", num(w, &["throughput_mbps"])),
-                    String::new(),
-                    triple(w.get("queue_delay_ms").unwrap_or(&null)),
-                ],
-                &note,
-            );
-        }
-    }
-    out.push_str(&flows.render());
-    out.push('\n');
-    let mut links = Columns::new(&[Left, Left, Right, Right, Right, Right]);
-    links.row([
-        "link",
-        "dir",
-        "capacity",
-        "utilisation",
-        "dropped",
-        "CE-mark",
-    ]);
-    for link in summary
-        .get("links")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let count = |key: &str| link.get(key).and_then(Value::as_u64).unwrap_or(0);
-        // A capacity of null is an unlimited direction; one that carried nothing and
-        // dropped nothing says nothing worth a row.
-        let unlimited = link.get("capacity_mean_mbps").is_some_and(Value::is_null);
-        if unlimited && count("packets_dropped") + count("packets_lost") == 0 {
-            continue;
-        }
-        let capacity = if unlimited {
-            "unlimited".to_owned()
-        } else {
-            format!("{:.2} Mbit/s", num(link, &["capacity_mean_mbps"]))
-        };
-        links.row([
-            link.get("name")
-                .and_then(Value::as_str)
-                .unwrap_or("?")
-                .to_owned(),
-            link.get("direction")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned(),
-            capacity,
-            format!("{:.1}%", 100.0 * num(link, &["utilization"])),
-            (count("packets_dropped") + count("packets_lost")).to_string(),
-            count("packets_ce_marked").to_string(),
-        ]);
-    }
-    out.push_str(&links.render());
-    out.push_str(&format!("\noutputs in {}\n", out_dir.display()));
-    out
-}
-
 /// The seam to the simulator core: load, run, write outputs and plots.
 pub(crate) mod engine {
     use scream_sim::log::{LogOptions, LogReport};
     use scream_sim::output::folder::RunDefinition;
     use scream_sim::scenario::load::{Override, load_checked};
-    use scream_sim::{RunResult, Scenario};
+    use scream_sim::{RunResult, Scenario, Summary};
 
     use super::{Outcome, SimArgs};
 
@@ -354,52 +193,29 @@ pub(crate) mod engine {
             files: &files,
         };
         crate::manifest::write(&run, &out_dir)?;
-        summary_value(&result).map(|summary| Outcome {
-            summary,
+        Ok(Outcome {
+            summary: result.summary,
             out_dir,
             placed,
             logs,
         })
     }
 
-    /// Loads and runs a scenario without writing anything; returns summary.json's value.
-    pub(crate) fn run(scenario: &str, overrides: &[Override]) -> Result<serde_json::Value, String> {
+    /// Loads and runs a scenario without writing anything; returns its summary.
+    pub(crate) fn run(scenario: &str, overrides: &[Override]) -> Result<Summary, String> {
         let loaded = load(scenario, overrides)?;
-        let result = run_loaded(&loaded, None, None)?;
-        summary_value(&result)
+        run_loaded(&loaded, None, None).map(|result| result.summary)
     }
 
     /// summary.json exactly as written to disk (fixed decimals), as a JSON value.
-    fn summary_value(result: &RunResult) -> Result<serde_json::Value, String> {
-        let bytes = scream_sim::output::summary_json(&result.summary).map_err(|e| e.to_string())?;
+    pub(crate) fn summary_value(summary: &Summary) -> Result<serde_json::Value, String> {
+        let bytes = scream_sim::output::summary_json(summary).map_err(|e| e.to_string())?;
         serde_json::from_slice(&bytes).map_err(|e| e.to_string())
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    #[test]
-    fn table_shows_every_flow_and_link_with_units() {
-        let summary = serde_json::json!({
-            "scenario": "x", "seed": 3, "duration_s": 20.0, "wall_time_s": 0.5,
-            "links": [{"name": "bottleneck", "capacity_mean_mbps": 8.5, "utilization": 0.91}],
-            "flows": [{"name": "video", "throughput_mbps": 7.25,
-                "target_bitrate_mbps": {"mean": 7.5},
-                "queue_delay_ms": {"mean": 3.68, "p50": 3.0, "p95": 8.97, "p99": 11.0, "max": 20.0},
-                "estimated_queue_delay_ms": {"mean": 2.0}, "srtt_ms": {"mean": 55.0},
-                "frame_delay_ms": {"p95": 80.0}, "loss_ratio": 0.001, "ce_ratio": 0.05}]
-        });
-        let t = table(&summary, Path::new("out/x"));
-        assert!(t.contains("video"), "{t}");
-        assert!(t.contains("7.25"), "{t}");
-        assert!(t.contains("3.7/9.0/11.0"), "{t}");
-        assert!(t.contains("91.0%"), "{t}");
-        assert!(t.contains("Mbit/s"), "{t}");
-        assert!(t.contains("outputs in out/x"), "{t}");
-    }
-
     /// The simulator's clean-up list names the plots without depending on the plot
     /// crate; this is where the two meet, so a new figure cannot be left behind by a
     /// run with `--no-plots`.

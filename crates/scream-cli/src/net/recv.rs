@@ -2,6 +2,7 @@
 //! feedback.
 
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use scream::Instant;
@@ -59,11 +60,7 @@ pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
         .map(|a| parse_addr("--feedback-to", a))
         .transpose()?;
     let interval = args.run.interval()?;
-    let count = match args.num_reports.as_str() {
-        "rfc" => CountConvention::Rfc,
-        "minus-one" => CountConvention::MinusOne,
-        other => return Err(format!("--num-reports {other}: expected rfc or minus-one")),
-    };
+    let count = count_convention(&args.num_reports)?;
     let stop = args.run.start()?;
     let clock = Clock::start();
     let until = args.run.end(&clock, None)?;
@@ -95,48 +92,66 @@ pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
             for p in rx.peers() {
                 let row = sample(now, &p, &mut seen);
                 if print {
-                    say(&format!(
-                        "{:7.1} s  {} SSRC {:#010x}  {:7.2} Mbit/s  packets {:8}  CE {:6}  \
-                     lost {:5}  feedback {:6}",
-                        row.t_s,
-                        p.addr,
-                        p.ssrc,
-                        row.rx_mbps,
-                        p.counters.packets,
-                        p.counters.ce,
-                        p.counters.lost,
-                        p.counters.feedback,
-                    ));
+                    say(&progress_line(&row, &p));
                 }
                 samples.push(row);
             }
         })
         .map_err(|e| format!("the receiver stopped: {e}"))?;
     let stopped_by = super::ended(end, last_t);
+    let summary = summary(&rx, local, last_t, stopped_by, &samples);
+    args.run.finish(RunFiles {
+        title: "scream recv",
+        samples: samples.rows(),
+        link_samples: &[],
+        summary,
+        max_bitrate_mbps: None,
+        no_plots: false,
+    })
+}
+
+/// `--num-reports`.
+fn count_convention(text: &str) -> Result<CountConvention, String> {
+    match text {
+        "rfc" => Ok(CountConvention::Rfc),
+        "minus-one" => Ok(CountConvention::MinusOne),
+        other => Err(format!("--num-reports {other}: expected rfc or minus-one")),
+    }
+}
+
+/// The line printed each second for a sender.
+fn progress_line(row: &Sample, p: &PeerView) -> String {
+    format!(
+        "{:7.1} s  {} SSRC {:#010x}  {:7.2} Mbit/s  packets {:8}  CE {:6}  \
+         lost {:5}  feedback {:6}",
+        row.t_s,
+        p.addr,
+        p.ssrc,
+        row.rx_mbps,
+        p.counters.packets,
+        p.counters.ce,
+        p.counters.lost,
+        p.counters.feedback,
+    )
+}
+
+/// summary.json of the run: the receiver's counters and every sender it served.
+fn summary(
+    rx: &MediaReceiver,
+    local: SocketAddr,
+    last_t: f64,
+    stopped_by: Option<String>,
+    samples: &Series<Sample>,
+) -> serde_json::Value {
     let c = rx.counters();
     // Every sender of the run: those that left first (oldest first), then those still
     // served, each saying which.
     let departed = rx.departed_peers().map(|p| (p, false));
     let peers: Vec<serde_json::Value> = departed
         .chain(rx.peers().map(|p| (p, true)))
-        .map(|(p, active)| {
-            serde_json::json!({
-                "active": active,
-                "from": p.addr.to_string(),
-                "feedback_to": p.feedback_to.to_string(),
-                "ssrc": p.ssrc,
-                "packets": p.counters.packets,
-                "bytes": p.counters.bytes,
-                "ce": p.counters.ce,
-                "ecn_capable": p.counters.ecn_capable,
-                "lost": p.counters.lost,
-                "feedback": p.counters.feedback,
-                "feedback_bytes": p.counters.feedback_bytes,
-                "feedback_withheld": p.counters.feedback_withheld,
-            })
-        })
+        .map(|(p, active)| peer_summary(&p, active))
         .collect();
-    let summary = serde_json::json!({
+    serde_json::json!({
         "role": "recv",
         "started_unix_s": rx.clock().origin_unix_s(),
         "listen": local.to_string(),
@@ -155,14 +170,24 @@ pub(crate) fn main(args: &RecvArgs) -> Result<String, String> {
         "send_buffer_full": c.send_errors.buffer_full,
         "send_errors": c.send_errors.other,
         "peers": peers,
-    });
-    args.run.finish(RunFiles {
-        title: "scream recv",
-        samples: samples.rows(),
-        link_samples: &[],
-        summary,
-        max_bitrate_mbps: None,
-        no_plots: false,
+    })
+}
+
+/// One sender in summary.json; `active` when it was still served at the end.
+fn peer_summary(p: &PeerView, active: bool) -> serde_json::Value {
+    serde_json::json!({
+        "active": active,
+        "from": p.addr.to_string(),
+        "feedback_to": p.feedback_to.to_string(),
+        "ssrc": p.ssrc,
+        "packets": p.counters.packets,
+        "bytes": p.counters.bytes,
+        "ce": p.counters.ce,
+        "ecn_capable": p.counters.ecn_capable,
+        "lost": p.counters.lost,
+        "feedback": p.counters.feedback,
+        "feedback_bytes": p.counters.feedback_bytes,
+        "feedback_withheld": p.counters.feedback_withheld,
     })
 }
 

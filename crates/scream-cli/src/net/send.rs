@@ -209,6 +209,48 @@ fn encoder(args: &SendArgs, start: Bitrate) -> Result<ModelEncoder, String> {
     })
 }
 
+/// `--min-rate`, `--start-rate` and `--max-rate`, each in range and in order.
+fn rates(args: &SendArgs) -> Result<(Bitrate, Bitrate, Bitrate), String> {
+    let rate = |flag: &str, v: f64| {
+        if v.is_finite() && v > 0.0 && v <= 100_000.0 {
+            Ok(Bitrate::from_mbps(v))
+        } else {
+            Err(format!("{flag} {v}: must be in (0, 100000] Mbit/s"))
+        }
+    };
+    let (min, start, max) = (
+        rate("--min-rate", args.min_rate)?,
+        rate("--start-rate", args.start_rate)?,
+        rate("--max-rate", args.max_rate)?,
+    );
+    if !(min.bps() <= start.bps() && start.bps() <= max.bps()) {
+        return Err("--min-rate <= --start-rate <= --max-rate must hold".into());
+    }
+    Ok((min, start, max))
+}
+
+/// The line that opens the run: where from and to, which algorithm with which
+/// improvements, and for how long.
+fn start_line(
+    args: &SendArgs,
+    tx: &MediaSender<ModelEncoder>,
+    (local, peer): (SocketAddr, SocketAddr),
+    ssrc: u32,
+) -> String {
+    let improved = tx.sender().config().improvements.enabled();
+    let improved = if improved.is_empty() {
+        "faithful".to_owned()
+    } else {
+        format!("improvements {}", improved.join(","))
+    };
+    format!(
+        "sending from {local} to {peer}: SSRC {ssrc:#010x}, {} ({improved}), ECN {}, {}",
+        args.generation,
+        args.ecn,
+        args.run.length(Some(SEND_DEFAULT_DURATION_S))
+    )
+}
+
 /// Cumulative figures at the previous sample, to difference.
 #[derive(Default)]
 struct Last {
@@ -228,21 +270,7 @@ pub(crate) fn main(args: &SendArgs) -> Result<String, String> {
         Some(b) => parse_addr("--bind", b)?,
         None => any_addr_for(peer),
     };
-    let rate = |flag: &str, v: f64| {
-        if v.is_finite() && v > 0.0 && v <= 100_000.0 {
-            Ok(Bitrate::from_mbps(v))
-        } else {
-            Err(format!("{flag} {v}: must be in (0, 100000] Mbit/s"))
-        }
-    };
-    let (min, start, max) = (
-        rate("--min-rate", args.min_rate)?,
-        rate("--start-rate", args.start_rate)?,
-        rate("--max-rate", args.max_rate)?,
-    );
-    if !(min.bps() <= start.bps() && start.bps() <= max.bps()) {
-        return Err("--min-rate <= --start-rate <= --max-rate must hold".into());
-    }
+    let (min, start, max) = rates(args)?;
     let interval = args.run.interval()?;
     let mut sender = Sender::new(sender_config(args)?).map_err(|e| e.to_string())?;
     let ssrc = args.ssrc.unwrap_or_else(random_u32);
@@ -273,18 +301,7 @@ pub(crate) fn main(args: &SendArgs) -> Result<String, String> {
     tx.stop_on(stop)
         .map_err(|e| format!("cannot start the sender: {e}"))?;
     let local = tx.local_addr().map_err(|e| e.to_string())?;
-    let improved = tx.sender().config().improvements.enabled();
-    let improved = if improved.is_empty() {
-        "faithful".to_owned()
-    } else {
-        format!("improvements {}", improved.join(","))
-    };
-    say(&format!(
-        "sending from {local} to {peer}: SSRC {ssrc:#010x}, {} ({improved}), ECN {}, {}",
-        args.generation,
-        args.ecn,
-        args.run.length(Some(SEND_DEFAULT_DURATION_S))
-    ));
+    say(&start_line(args, &tx, (local, peer), ssrc));
     let (flow, name): (Arc<str>, Arc<str>) = ("send".into(), "video".into());
     let mut samples = Series::new();
     let mut last = Last::default();

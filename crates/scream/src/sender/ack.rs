@@ -17,8 +17,8 @@ use super::in_flight::Lookup;
 use super::proof::{FeedbackUse, proven};
 use super::{CongestionEventKind, Sender};
 use crate::ecn::Ecn;
-use crate::feedback::{Feedback, PacketStatus};
-use crate::time::Instant;
+use crate::feedback::{Feedback, PacketReport, PacketStatus};
+use crate::time::{Duration, Instant, RemoteInstant};
 
 /// `outage-recovery`: losses reported within this many RTTs of feedback returning
 /// after an outage are counted but do not count as congestion.
@@ -29,11 +29,33 @@ impl Sender {
     /// tells a caller that extends report timestamps whether to move its reference).
     pub fn on_feedback(&mut self, now: Instant, feedback: &Feedback) -> FeedbackUse {
         let now = self.clock(now);
+        if let Err(refused) = self.screen_report(now, feedback) {
+            return refused;
+        }
+        let (mut ack, newest_sent) = self.take_reports(now, feedback);
+        self.note_acknowledged(now, &ack);
+        if let Some(t) = newest_sent {
+            self.take_rtt_sample(now, t);
+        }
+        self.detect_losses(now, &mut ack);
+        if self.outage_grace_until.is_some_and(|t| now < t) {
+            ack.packets_lost = 0;
+        }
+        self.run_window(now, &ack);
+        self.have_feedback = true;
+        self.update_targets(now);
+        self.update_pacing_rate();
+        FeedbackUse::Taken
+    }
+
+    /// Whether the report as a whole may be used: it proves it saw our media, and its
+    /// report time fits the sender's clock. Counts what it refuses.
+    fn screen_report(&mut self, now: Instant, feedback: &Feedback) -> Result<(), FeedbackUse> {
         // Before anything else reads it, not even the report clock: a report that does
         // not prove it saw our media is all a blind forger can send.
         if !proven(&self.streams, &feedback.reports) {
             self.counters.feedback_unproven += 1;
-            return FeedbackUse::Unproven;
+            return Err(FeedbackUse::Unproven);
         }
         let reports = u64::try_from(feedback.reports.len()).unwrap_or(u64::MAX);
         // A report time earlier than the last report's (overtaken on the way, replayed,
@@ -46,10 +68,15 @@ impl Sender {
             .judge_report(now, self.last_report_time, feedback.report_time);
         if verdict == Verdict::Stale {
             self.counters.feedback_ignored += reports;
-            return FeedbackUse::Stale;
+            return Err(FeedbackUse::Stale);
         }
         self.last_report_time = Some(feedback.report_time);
+        Ok(())
+    }
 
+    /// Acknowledges every packet the report says arrived; returns what was acknowledged
+    /// and when the newest of those packets was sent.
+    fn take_reports(&mut self, now: Instant, feedback: &Feedback) -> (AckSummary, Option<Instant>) {
         let target = self
             .generation
             .delay_params(self.delay.srtt())
@@ -57,78 +84,103 @@ impl Sender {
         let mut ack = AckSummary::default();
         let mut newest_sent: Option<Instant> = None;
         for r in &feedback.reports {
-            let Some((stream_idx, s)) = self
-                .streams
-                .iter_mut()
-                .enumerate()
-                .find(|(_, s)| s.config.ssrc == r.ssrc)
-            else {
-                self.counters.feedback_ignored += 1;
-                continue;
-            };
-            let lookup = s.sent.lookup(r.seq);
-            s.sent.note_reported(lookup);
-            let idx = match lookup {
-                Lookup::Tracked(i) => i,
-                Lookup::Stale => continue,
-                Lookup::Unknown => {
-                    self.counters.feedback_ignored += 1;
-                    continue;
-                }
-            };
-            let PacketStatus::Received { arrival, ecn } = r.status else {
-                continue;
-            };
-            if arrival.is_some_and(|a| a > feedback.report_time) {
-                self.counters.feedback_ignored += 1;
-                continue;
+            if let Some(sent_at) = self.take_packet_report(now, feedback, r, target, &mut ack) {
+                newest_sent = Some(newest_sent.map_or(sent_at, |t| t.max(sent_at)));
             }
-            if s.sent.get(idx).is_some_and(|rec| rec.sent_at > now) {
-                self.counters.feedback_ignored += 1;
-                continue;
-            }
-            let Some(rec) = s.sent.ack(idx) else {
-                continue; // already acknowledged (or declared lost): a repeat
-            };
-            let size = u64::from(rec.size_bytes);
-            self.bytes_in_flight = self.bytes_in_flight.saturating_sub(size);
-            ack.bytes_acked += size;
-            ack.packets_acked += 1;
-            if ecn == Ecn::Ce {
-                ack.bytes_acked_ce += size;
-                ack.packets_ce += 1;
-            }
-            let mut owd_used = None;
-            if let Some(a) = arrival {
-                let age = now.saturating_duration_since(rec.sent_at);
-                // The packet arrived `held` before the report was made, and the report
-                // was made before it reached us: `held` cannot exceed the packet's age.
-                // A larger one (an arrival time offset of 0x1FFE, "8 s or more", on a
-                // packet sent 50 ms ago; RFC 8888 §3.1) contradicts the report itself:
-                // the acknowledgement stands, the arrival time is ignored and counted.
-                let held = feedback.report_time.saturating_duration_since(a);
-                if held > age.saturating_add(PLAUSIBILITY_MARGIN) {
-                    self.counters.feedback_ignored += 1;
-                } else {
-                    let owd = i128::from(a.as_nanos()) - i128::from(rec.sent_at.as_nanos());
-                    let owd =
-                        i64::try_from(owd).unwrap_or(if owd < 0 { i64::MIN } else { i64::MAX });
-                    // A sample the estimator finds implausible against its history (a
-                    // clock step) is dropped there, not counted here: the report is
-                    // consistent in itself.
-                    if self.delay.on_owd_sample(now, owd, age, target) {
-                        owd_used = Some(owd);
-                    }
-                }
-            }
-            self.generation
-                .on_packet_acked(stream_idx, now, rec.size_bytes, owd_used);
-            newest_sent = Some(newest_sent.map_or(rec.sent_at, |t| t.max(rec.sent_at)));
         }
         for s in &mut self.streams {
             s.sent.end_report();
             s.sent.trim();
         }
+        (ack, newest_sent)
+    }
+
+    /// One per-packet report: acknowledges the packet it names if it may, adding it to
+    /// `ack`; returns when that packet was sent.
+    fn take_packet_report(
+        &mut self,
+        now: Instant,
+        feedback: &Feedback,
+        r: &PacketReport,
+        target: Duration,
+        ack: &mut AckSummary,
+    ) -> Option<Instant> {
+        let Some(stream_idx) = self.streams.iter().position(|s| s.config.ssrc == r.ssrc) else {
+            self.counters.feedback_ignored += 1;
+            return None;
+        };
+        let s = &mut self.streams[stream_idx];
+        let lookup = s.sent.lookup(r.seq);
+        s.sent.note_reported(lookup);
+        let idx = match lookup {
+            Lookup::Tracked(i) => i,
+            Lookup::Stale => return None,
+            Lookup::Unknown => {
+                self.counters.feedback_ignored += 1;
+                return None;
+            }
+        };
+        let PacketStatus::Received { arrival, ecn } = r.status else {
+            return None;
+        };
+        if arrival.is_some_and(|a| a > feedback.report_time) {
+            self.counters.feedback_ignored += 1;
+            return None;
+        }
+        if s.sent.get(idx).is_some_and(|rec| rec.sent_at > now) {
+            self.counters.feedback_ignored += 1;
+            return None;
+        }
+        // `None`: already acknowledged (or declared lost), a repeat.
+        let rec = s.sent.ack(idx)?;
+        let size = u64::from(rec.size_bytes);
+        self.bytes_in_flight = self.bytes_in_flight.saturating_sub(size);
+        ack.bytes_acked += size;
+        ack.packets_acked += 1;
+        if ecn == Ecn::Ce {
+            ack.bytes_acked_ce += size;
+            ack.packets_ce += 1;
+        }
+        let owd_used = arrival
+            .and_then(|a| self.take_owd_sample(now, feedback.report_time, a, rec.sent_at, target));
+        self.generation
+            .on_packet_acked(stream_idx, now, rec.size_bytes, owd_used);
+        Some(rec.sent_at)
+    }
+
+    /// The one-way delay of a packet sent at `sent_at` that arrived at `arrival`, by a
+    /// report made at `report_time`, if the delay estimator took it.
+    fn take_owd_sample(
+        &mut self,
+        now: Instant,
+        report_time: RemoteInstant,
+        arrival: RemoteInstant,
+        sent_at: Instant,
+        target: Duration,
+    ) -> Option<i64> {
+        let age = now.saturating_duration_since(sent_at);
+        // The packet arrived `held` before the report was made, and the report was made
+        // before it reached us: `held` cannot exceed the packet's age. A larger one (an
+        // arrival time offset of 0x1FFE, "8 s or more", on a packet sent 50 ms ago;
+        // RFC 8888 §3.1) contradicts the report itself: the acknowledgement stands, the
+        // arrival time is ignored and counted.
+        let held = report_time.saturating_duration_since(arrival);
+        if held > age.saturating_add(PLAUSIBILITY_MARGIN) {
+            self.counters.feedback_ignored += 1;
+            return None;
+        }
+        let owd = i128::from(arrival.as_nanos()) - i128::from(sent_at.as_nanos());
+        let owd = i64::try_from(owd).unwrap_or(if owd < 0 { i64::MIN } else { i64::MAX });
+        // A sample the estimator finds implausible against its history (a clock step) is
+        // dropped there, not counted here: the report is consistent in itself.
+        self.delay
+            .on_owd_sample(now, owd, age, target)
+            .then_some(owd)
+    }
+
+    /// Counts what the report acknowledged and feeds the rate meters; progress after
+    /// an outage opens the grace for its losses.
+    fn note_acknowledged(&mut self, now: Instant, ack: &AckSummary) {
         self.counters.packets_acked += ack.packets_acked;
         if ack.packets_acked > 0 {
             if self.silent_stalls > 0 && self.config.improvements.outage_recovery {
@@ -148,24 +200,27 @@ impl Sender {
                 .on_feedback(now, ack.bytes_acked, ack.packets_acked);
         }
         self.rate_ce.add(now, ack.bytes_acked_ce);
+    }
 
-        if let Some(t) = newest_sent {
-            let app_limited = self.generation.app_limited();
-            // A packet in flight across a leap of the caller's clock (or a stall of its
-            // loop) would time the leap, not the path.
-            if t >= self.time.last_leap() {
-                let fresh = self.config.improvements.fresh_srtt;
-                let rtt = now.saturating_duration_since(t);
-                self.delay.on_rtt_sample(now, rtt, app_limited, fresh);
-            }
-            let newest = self.newest_acked_sent_at.map_or(t, |n| n.max(t));
-            self.newest_acked_sent_at = Some(newest);
+    /// An RTT sample from the newest packet this report acknowledged, sent at `sent_at`.
+    fn take_rtt_sample(&mut self, now: Instant, sent_at: Instant) {
+        let app_limited = self.generation.app_limited();
+        // A packet in flight across a leap of the caller's clock (or a stall of its
+        // loop) would time the leap, not the path.
+        if sent_at >= self.time.last_leap() {
+            let fresh = self.config.improvements.fresh_srtt;
+            let rtt = now.saturating_duration_since(sent_at);
+            self.delay.on_rtt_sample(now, rtt, app_limited, fresh);
         }
-        self.detect_losses(now, &mut ack);
-        if self.outage_grace_until.is_some_and(|t| now < t) {
-            ack.packets_lost = 0;
-        }
+        let newest = self
+            .newest_acked_sent_at
+            .map_or(sent_at, |n| n.max(sent_at));
+        self.newest_acked_sent_at = Some(newest);
+    }
 
+    /// The generation's window law on this report's acknowledgements and losses, with
+    /// what the sender measured; a back-off becomes a congestion event.
+    fn run_window(&mut self, now: Instant, ack: &AckSummary) {
         let params = self.generation.delay_params(self.delay.srtt());
         self.delay.on_feedback_end(now, &params);
         let m = Measurements {
@@ -181,7 +236,7 @@ impl Sender {
             total_max: self.total_max(),
             mss_bytes: self.largest_packet,
         };
-        if let Some((cause, window_before, window_after)) = self.generation.on_feedback(&ack, &m) {
+        if let Some((cause, window_before, window_after)) = self.generation.on_feedback(ack, &m) {
             let kind = CongestionEventKind::BackOff {
                 cause,
                 window_before,
@@ -189,10 +244,6 @@ impl Sender {
             };
             self.cc_event(now, kind);
         }
-        self.have_feedback = true;
-        self.update_targets(now);
-        self.update_pacing_rate();
-        FeedbackUse::Taken
     }
 
     /// RFC 8985-style: a packet is lost once a packet sent more than the reordering

@@ -213,101 +213,143 @@ impl V1Stream {
         let rtp_limit = self.rate_rtp.max(br);
         let last_adjust = *self.last_adjust.get_or_insert(now);
         if self.loss_flag || self.ce_flag {
-            self.update_target_i(br);
-            self.last_i_update = Some(now);
-            if self.loss_flag {
-                self.target = x.min_bps.max(self.target * cfg.loss_event_rate_scale);
-            } else if x.l4s {
-                let t = self.target * (1.0 - x.l4s_alpha / 2.0) + self.target * x.cwnd_ratio;
-                self.target = t.clamp(x.min_bps, x.max_bps);
-            } else {
-                self.target = x.min_bps.max(self.target * cfg.ecn_ce_event_rate_scale);
-            }
-            self.loss_flag = false;
-            self.ce_flag = false;
-            self.last_adjust = Some(now);
-        } else {
-            let since_full = self
-                .last_full_window
-                .map_or(Duration::MAX, |t| now.saturating_duration_since(t));
-            if x.bytes_in_flight_ratio > 0.9 && since_full > FULL_WINDOW_INTERVAL {
-                self.target *= cfg.target_rate_scale_rtp_qdelay;
-                self.last_full_window = Some(now);
-            }
-            let due = cfg
-                .rate_adjust_interval
-                .mul_f64(1.0 - ADJUST_EARLY_TOLERANCE);
-            if now.saturating_duration_since(last_adjust) < due {
-                return;
-            }
-            let step = cfg.rate_adjust_interval.as_secs_f64();
-            let scl_i =
-                (((self.target - self.target_i) / self.target_i * 4.0).powi(2)).clamp(0.2, 1.0);
-            let tx_limit = (self.target * 0.02).trunc();
-            let tx_size_bits = (x.rtp_queue_bytes.saturating_sub(self.last_frame_bytes) as f64
-                * 8.0)
-                .min(tx_limit);
-            self.tx_size_bits_avg = 0.5 * self.tx_size_bits_avg + 0.5 * tx_size_bits;
-            let mut ramp = cfg.ramp_up_speed.bps().min(self.target * cfg.ramp_up_scale);
-            if x.competing {
-                ramp *= 2.0;
-            }
-            if core::mem::take(&mut self.discard_pending) {
-                // The queue was just cleared: no rate change this time.
-            } else if x.in_fast_start && x.rtp_queue_delay < cfg.rtp_qdelay_th {
-                let mut inc = ramp * step * scl_i * x.priority.sqrt();
-                if self.target > rtp_limit {
-                    inc *= 1.0 + (rtp_limit / self.target - 1.0).max(-1.0);
-                }
-                inc *= x.post_congestion_scale;
-                self.target += inc;
-                self.was_fast_start = true;
-            } else {
-                if self.was_fast_start {
-                    self.was_fast_start = false;
-                    let due = self
-                        .last_i_update
-                        .is_none_or(|t| now.saturating_duration_since(t) > I_UPDATE_INTERVAL);
-                    if due {
-                        self.update_target_i(br);
-                        self.last_i_update = Some(now);
-                    }
-                }
-                let guard = cfg.pre_congestion_guard
-                    * x.qdelay_trend
-                    * if x.competing { 0.05 } else { 1.0 };
-                let mut inc = br * (1.0 - guard)
-                    - cfg.tx_queue_size_factor * self.tx_size_bits_avg
-                    - self.target;
-                if tx_size_bits > TX_SIZE_FREEZE_BITS && inc > 0.0 {
-                    inc = 0.0;
-                }
-                if inc > 0.0 {
-                    self.was_fast_start = true;
-                    inc *= 1.0 + x.cwnd_ratio + 0.05 * (50_000.0 / self.target).min(1.0);
-                    if !x.competing {
-                        inc = inc.min(ramp * step);
-                    }
-                    if self.target > rtp_limit {
-                        inc *= 1.0 + (2.0 * (rtp_limit / self.target - 1.0)).max(-1.0);
-                    }
-                } else {
-                    if rtp_limit < self.target {
-                        inc *= 1.0 + (2.0 * (rtp_limit / self.target - 1.0)).max(-1.0);
-                    }
-                    if rtp_limit > 2.0 * self.target {
-                        inc = 0.0;
-                    }
-                }
-                self.target += inc;
-            }
-            self.last_adjust = Some(now);
+            self.on_congestion(cfg, x, br);
+        } else if !self.adjust_calm(cfg, x, br, rtp_limit, last_adjust) {
+            return;
         }
         self.target = self.target.clamp(x.min_bps, x.max_bps);
         let diff = (self.target - self.target_h) / self.target_h;
         if diff > cfg.target_hysteresis || diff < -cfg.target_hysteresis / 4.0 {
             self.target_h = self.target;
         }
+    }
+
+    /// A loss or CE event since the last adjustment: the target backs off (L4S: in
+    /// proportion to `l4s_alpha`) and the inflection point is noted.
+    fn on_congestion(&mut self, cfg: &V1Config, x: &RateInput, br: f64) {
+        let now = x.now;
+        self.update_target_i(br);
+        self.last_i_update = Some(now);
+        if self.loss_flag {
+            self.target = x.min_bps.max(self.target * cfg.loss_event_rate_scale);
+        } else if x.l4s {
+            let t = self.target * (1.0 - x.l4s_alpha / 2.0) + self.target * x.cwnd_ratio;
+            self.target = t.clamp(x.min_bps, x.max_bps);
+        } else {
+            self.target = x.min_bps.max(self.target * cfg.ecn_ce_event_rate_scale);
+        }
+        self.loss_flag = false;
+        self.ce_flag = false;
+        self.last_adjust = Some(now);
+    }
+
+    /// No congestion event: a full window scales the target down; once the adjustment
+    /// interval has passed, fast increase or the steady law moves it. Returns whether
+    /// the interval had passed (the target moved or may have).
+    fn adjust_calm(
+        &mut self,
+        cfg: &V1Config,
+        x: &RateInput,
+        br: f64,
+        rtp_limit: f64,
+        last_adjust: Instant,
+    ) -> bool {
+        let now = x.now;
+        let since_full = self
+            .last_full_window
+            .map_or(Duration::MAX, |t| now.saturating_duration_since(t));
+        if x.bytes_in_flight_ratio > 0.9 && since_full > FULL_WINDOW_INTERVAL {
+            self.target *= cfg.target_rate_scale_rtp_qdelay;
+            self.last_full_window = Some(now);
+        }
+        let due = cfg
+            .rate_adjust_interval
+            .mul_f64(1.0 - ADJUST_EARLY_TOLERANCE);
+        if now.saturating_duration_since(last_adjust) < due {
+            return false;
+        }
+        let tx_limit = (self.target * 0.02).trunc();
+        let tx_size_bits =
+            (x.rtp_queue_bytes.saturating_sub(self.last_frame_bytes) as f64 * 8.0).min(tx_limit);
+        self.tx_size_bits_avg = 0.5 * self.tx_size_bits_avg + 0.5 * tx_size_bits;
+        let mut ramp = cfg.ramp_up_speed.bps().min(self.target * cfg.ramp_up_scale);
+        if x.competing {
+            ramp *= 2.0;
+        }
+        if core::mem::take(&mut self.discard_pending) {
+            // The queue was just cleared: no rate change this time.
+        } else if x.in_fast_start && x.rtp_queue_delay < cfg.rtp_qdelay_th {
+            self.fast_increase(cfg, x, ramp, rtp_limit);
+        } else {
+            self.steady_adjust(cfg, x, br, rtp_limit, ramp, tx_size_bits);
+        }
+        self.last_adjust = Some(now);
+        true
+    }
+
+    /// Fast increase: the target ramps up by `ramp` (bit/s per second), restrained
+    /// near the inflection point and after congestion, and when the RTP rate lags.
+    fn fast_increase(&mut self, cfg: &V1Config, x: &RateInput, ramp: f64, rtp_limit: f64) {
+        let step = cfg.rate_adjust_interval.as_secs_f64();
+        let scl_i = (((self.target - self.target_i) / self.target_i * 4.0).powi(2)).clamp(0.2, 1.0);
+        let mut inc = ramp * step * scl_i * x.priority.sqrt();
+        if self.target > rtp_limit {
+            inc *= 1.0 + (rtp_limit / self.target - 1.0).max(-1.0);
+        }
+        inc *= x.post_congestion_scale;
+        self.target += inc;
+        self.was_fast_start = true;
+    }
+
+    /// The steady law: the target moves towards the acknowledged rate less the
+    /// pre-congestion guard and the transmit queue, at most `ramp` up, and follows the
+    /// RTP rate down. `tx_size_bits` is what this frame added to the RTP queue.
+    fn steady_adjust(
+        &mut self,
+        cfg: &V1Config,
+        x: &RateInput,
+        br: f64,
+        rtp_limit: f64,
+        ramp: f64,
+        tx_size_bits: f64,
+    ) {
+        let now = x.now;
+        let step = cfg.rate_adjust_interval.as_secs_f64();
+        if self.was_fast_start {
+            self.was_fast_start = false;
+            let due = self
+                .last_i_update
+                .is_none_or(|t| now.saturating_duration_since(t) > I_UPDATE_INTERVAL);
+            if due {
+                self.update_target_i(br);
+                self.last_i_update = Some(now);
+            }
+        }
+        let guard =
+            cfg.pre_congestion_guard * x.qdelay_trend * if x.competing { 0.05 } else { 1.0 };
+        let mut inc =
+            br * (1.0 - guard) - cfg.tx_queue_size_factor * self.tx_size_bits_avg - self.target;
+        if tx_size_bits > TX_SIZE_FREEZE_BITS && inc > 0.0 {
+            inc = 0.0;
+        }
+        if inc > 0.0 {
+            self.was_fast_start = true;
+            inc *= 1.0 + x.cwnd_ratio + 0.05 * (50_000.0 / self.target).min(1.0);
+            if !x.competing {
+                inc = inc.min(ramp * step);
+            }
+            if self.target > rtp_limit {
+                inc *= 1.0 + (2.0 * (rtp_limit / self.target - 1.0)).max(-1.0);
+            }
+        } else {
+            if rtp_limit < self.target {
+                inc *= 1.0 + (2.0 * (rtp_limit / self.target - 1.0)).max(-1.0);
+            }
+            if rtp_limit > 2.0 * self.target {
+                inc = 0.0;
+            }
+        }
+        self.target += inc;
     }
 }
 

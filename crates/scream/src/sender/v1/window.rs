@@ -298,8 +298,31 @@ impl Window {
         } else {
             2.0 * mss
         };
-        self.queue_delay_min = self.queue_delay_min.min(self.qd());
         let target = self.target_s();
+        self.track_queue_delay(cfg, now, target);
+        self.update_pacing(cfg, l4s, view);
+        self.every_50ms(cfg, now, bif);
+
+        let before = self.cwnd;
+        let backed_off = self.back_off(cfg, ev, l4s);
+        if backed_off {
+            self.last_congestion = Some(now);
+            self.in_fast_start = false;
+            self.post_congestion_scale = 0.0;
+        } else {
+            self.grow(cfg, now, bif, acked_lim, target);
+        }
+        self.settle(cfg, now);
+        self.bytes_newly_acked = 0;
+        self.last_cwnd_update = Some(now);
+        self.new_frame = false;
+        backed_off.then_some(before)
+    }
+
+    /// The smallest and the average queue delay of the window update; a standing
+    /// queue resets the base delay.
+    fn track_queue_delay(&mut self, cfg: &V1Config, now: Instant, target: f64) {
+        self.queue_delay_min = self.queue_delay_min.min(self.qd());
         let reset_allowed = self
             .base_reset_at
             .or(self.started)
@@ -313,16 +336,15 @@ impl Window {
         let fraction = self.qd() / target;
         self.qdelay_fraction_avg =
             (1.0 - cfg.qdelay_weight) * self.qdelay_fraction_avg + cfg.qdelay_weight * fraction;
-        self.update_pacing(cfg, l4s, view);
-        self.every_50ms(cfg, now, bif);
+    }
 
-        let before = self.cwnd;
+    /// The back-off on loss or ECN-CE (L4S: in proportion to `l4s_alpha`); returns
+    /// whether it backed off.
+    fn back_off(&mut self, cfg: &V1Config, ev: Events, l4s: bool) -> bool {
         let cwnd = self.cwnd as f64;
-        let off_target = (target - self.qd()) / target;
-        let mut backed_off = false;
         if ev.loss {
             self.cwnd = self.cwnd_min.max((cfg.beta_loss * cwnd) as u64);
-            backed_off = true;
+            true
         } else if ev.ce {
             let scaled = if l4s {
                 ((1.0 - self.l4s_alpha / (2.0 * cfg.packet_pacing_headroom)) * cwnd) as u64
@@ -331,39 +353,49 @@ impl Window {
                 (cfg.beta_ecn * cwnd) as u64
             };
             self.cwnd = self.cwnd_min.max(scaled);
-            backed_off = true;
+            true
         } else {
-            let since = self.last_congestion.map_or(f64::INFINITY, |t| {
-                now.saturating_duration_since(t).as_secs_f64()
-            });
-            self.post_congestion_scale =
-                (since / cfg.post_congestion_delay.as_secs_f64()).clamp(0.0, 1.0);
-            let used = (bif + self.bytes_newly_acked) as f64;
-            if self.in_fast_start {
-                if self.qdelay_trend < cfg.qdelay_trend_th {
-                    if used * 1.5 > cwnd {
-                        self.cwnd += (self.post_congestion_scale * acked_lim) as u64;
-                    }
-                } else {
-                    self.in_fast_start = false;
-                }
-            } else if off_target > 0.0 {
-                if used * 1.2 > cwnd {
-                    self.cwnd += (cfg.gain_up * off_target * acked_lim * mss / cwnd + 0.5) as u64;
+            false
+        }
+    }
+
+    /// Without loss or CE: fast increase while the queue delay does not rise, else the
+    /// LEDBAT-like law towards the queue delay `target` (s), up when below it and down
+    /// when above; `acked_lim` bounds the bytes an increase counts.
+    fn grow(&mut self, cfg: &V1Config, now: Instant, bif: u64, acked_lim: f64, target: f64) {
+        let mss = self.mss as f64;
+        let cwnd = self.cwnd as f64;
+        let off_target = (target - self.qd()) / target;
+        let since = self.last_congestion.map_or(f64::INFINITY, |t| {
+            now.saturating_duration_since(t).as_secs_f64()
+        });
+        self.post_congestion_scale =
+            (since / cfg.post_congestion_delay.as_secs_f64()).clamp(0.0, 1.0);
+        let used = (bif + self.bytes_newly_acked) as f64;
+        if self.in_fast_start {
+            if self.qdelay_trend < cfg.qdelay_trend_th {
+                if used * 1.5 > cwnd {
+                    self.cwnd += (self.post_congestion_scale * acked_lim) as u64;
                 }
             } else {
-                let delta = (cfg.gain_down * -off_target * self.bytes_newly_acked as f64 * mss
-                    / cwnd)
-                    .min(cwnd / 4.0);
-                self.cwnd = self.cwnd.saturating_sub(delta as u64);
-                self.last_congestion = Some(now);
+                self.in_fast_start = false;
             }
-        }
-        if backed_off {
+        } else if off_target > 0.0 {
+            if used * 1.2 > cwnd {
+                self.cwnd += (cfg.gain_up * off_target * acked_lim * mss / cwnd + 0.5) as u64;
+            }
+        } else {
+            let delta = (cfg.gain_down * -off_target * self.bytes_newly_acked as f64 * mss / cwnd)
+                .min(cwnd / 4.0);
+            self.cwnd = self.cwnd.saturating_sub(delta as u64);
             self.last_congestion = Some(now);
-            self.in_fast_start = false;
-            self.post_congestion_scale = 0.0;
         }
+    }
+
+    /// After the update: the window capped at the bytes in flight it was seen to need
+    /// (validated), never below its minimum; congestion noted on a rising queue delay,
+    /// fast increase resumed after a long calm.
+    fn settle(&mut self, cfg: &V1Config, now: Instant) {
         self.validated = false;
         if self.max_bytes_in_flight > 5000.0 && self.last_congestion.is_some() {
             let cap = self.max_bytes_in_flight as u64;
@@ -383,10 +415,6 @@ impl Window {
             self.in_fast_start = true;
             self.last_congestion = Some(now);
         }
-        self.bytes_newly_acked = 0;
-        self.last_cwnd_update = Some(now);
-        self.new_frame = false;
-        backed_off.then_some(before)
     }
 
     /// The pacing rate, recomputed at each window update.

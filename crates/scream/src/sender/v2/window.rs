@@ -93,6 +93,25 @@ struct Growth {
     regrow: bool,
 }
 
+/// The congestion signals of one feedback that call for a back-off, and the scales of
+/// the reaction.
+#[derive(Clone, Copy, Debug)]
+struct Signals {
+    /// Loss calls for a back-off.
+    loss: bool,
+    /// ECN-CE calls for a back-off (not the marks of an L4S queue already draining).
+    ce: bool,
+    /// The delay-based virtual CE fraction, already divided by `per_rtt`; 0 when the
+    /// queue delay calls for no back-off.
+    alpha_v: f64,
+    /// Back-offs that fit in one RTT (at least 1): each is scaled down by it.
+    per_rtt: f64,
+    /// Scale of the back-off: below 1 when the encoder is behind the window.
+    limited_scale: f64,
+    /// Time since the previous congestion event.
+    since: Duration,
+}
+
 /// Reference window state.
 #[derive(Debug, Clone)]
 pub(crate) struct RefWindow {
@@ -191,6 +210,24 @@ impl RefWindow {
         let converge = cfg.improvements.delay_convergence
             && cfg.ecn == EcnMode::None
             && self.ref_wnd * cfg.mul_increase_factor > CONVERGENCE_MUL_DOMINANCE * mss;
+        self.note_peak(now);
+        let signals = self.signals(cfg, ack, m, srtt, converge, last_congestion);
+        // Taken before the back-off moves the window.
+        let scl_i = self.inflection_scale();
+        let backed_off = self.back_off(cfg, m, srtt, &signals, scl_i);
+        let growth = Growth {
+            scl: scl_i,
+            converge,
+            regrow: self.may_regrow(cfg, now, srtt),
+        };
+        self.increase(cfg, ack, m, srtt, mss, growth);
+        self.cap_near_max_rate(cfg, m, srtt);
+        self.ref_wnd = self.ref_wnd.max(self.min_wnd);
+        backed_off
+    }
+
+    /// Keeps the largest window of the current and the previous [`PEAK_BUCKET`].
+    fn note_peak(&mut self, now: Instant) {
         let started = *self.peak_at.get_or_insert(now);
         if now.saturating_duration_since(started) >= PEAK_BUCKET {
             self.peak_prev = self.peak;
@@ -198,13 +235,26 @@ impl RefWindow {
             self.peak_at = Some(now);
         }
         self.peak = self.peak.max(self.ref_wnd);
+    }
 
+    /// The congestion signals of one feedback that call for a back-off now, and how
+    /// strongly to react to them.
+    fn signals(
+        &self,
+        cfg: &V2Settings,
+        ack: &AckSummary,
+        m: &Measurements,
+        srtt: Duration,
+        converge: bool,
+        last_congestion: Instant,
+    ) -> Signals {
+        let now = m.now;
         // Draft §"Network Congestion Control": a congestion event needs a signal AND at least
         // min(VIRTUAL_RTT, s_rtt) since the previous event.
         let interval = cfg.virtual_rtt.min(srtt);
         let since = now.saturating_duration_since(last_congestion);
         let may_react = since >= interval;
-        let is_loss = may_react && ack.packets_lost > 0 && cfg.beta_loss < 1.0;
+        let loss = may_react && ack.packets_lost > 0 && cfg.beta_loss < 1.0;
         // A feedback whose packets were all CE-marked while the RTT falls reports a
         // queue that is already draining: an L4S marker with high thresholds keeps
         // marking for a while after the sender backed off (reference implementation).
@@ -213,7 +263,7 @@ impl RefWindow {
             && ack.packets_acked > 0
             && ack.packets_ce == ack.packets_acked
             && m.rtt_falling;
-        let is_ce = may_react && ack.packets_ce > 0 && cfg.ecn != EcnMode::None && !draining;
+        let ce = may_react && ack.packets_ce > 0 && cfg.ecn != EcnMode::None && !draining;
         let target = cfg.qdelay_target.as_secs_f64();
         let qavg = m.qdelay_avg.as_secs_f64();
         // Several back-offs fit in one RTT when s_rtt > VIRTUAL_RTT; scale each down so
@@ -227,7 +277,6 @@ impl RefWindow {
             // back-off is twice as strong per RTT at 50 ms RTTs.
             alpha_v = ((qavg - onset) / (target - onset)).clamp(0.0, 1.0) / per_rtt;
         }
-        let is_virtual_ce = alpha_v > 0.0;
         // The encoder is already well below what gets through: a full back-off would
         // only starve it (reference implementation).
         let rate_limited = m.total_target.bps() < ACKED_RATE_FRACTION * m.rate_acked.bps();
@@ -236,70 +285,97 @@ impl RefWindow {
         } else {
             1.0
         };
-        let scl_i = self.inflection_scale();
-
-        let mut backed_off = None;
-        if is_loss || is_ce || is_virtual_ce {
-            let before = self.ref_wnd_bytes();
-            if !self.inflection_blocked {
-                self.ref_wnd_i = self.ref_wnd;
-                self.inflection_blocked = true;
-            }
-            // One reaction per event, the strongest signal first: loss, then CE, then
-            // the delay-based virtual CE (reference implementation).
-            let cause = if is_loss {
-                BackOffCause::Loss
-            } else if !is_ce {
-                BackOffCause::Delay
-            } else if cfg.ecn == EcnMode::L4s {
-                BackOffCause::L4s
-            } else {
-                BackOffCause::Ce
-            };
-            if is_loss {
-                self.ref_wnd *= cfg.beta_loss;
-            } else if is_ce && cfg.ecn == EcnMode::L4s {
-                let mut backoff = self.l4s_alpha / 2.0 * limited_scale / per_rtt;
-                if m.queue_delay.as_secs_f64() < target * SMALL_QUEUE_FRACTION {
-                    backoff *= scl_i.max(SMALL_QUEUE_BACKOFF_MIN);
-                    backoff *= m.steadiness.clamp(SMALL_QUEUE_BACKOFF_MIN, 1.0);
-                }
-                let long = cfg.virtual_rtt.max(srtt) * LONG_UNCONGESTED_RTTS;
-                if since > long {
-                    let prev = self.max_bif_prev.max(self.max_bif) as f64;
-                    if prev > 0.0 {
-                        self.ref_wnd = self.ref_wnd.min(prev);
-                    }
-                }
-                self.ref_wnd *= 1.0 - backoff;
-            } else if is_ce {
-                self.ref_wnd *= cfg.beta_ecn;
-            } else {
-                self.ref_wnd *= 1.0 - alpha_v / 2.0 * limited_scale / per_rtt;
-            }
-            self.ref_wnd = self.ref_wnd.max(self.min_wnd);
-            self.last_congestion = Some(now);
-            self.regrow_armed = false;
-            backed_off = Some((cause, before, self.ref_wnd_bytes()));
+        Signals {
+            loss,
+            ce,
+            alpha_v,
+            per_rtt,
+            limited_scale,
+            since,
         }
+    }
 
+    /// One reaction per congestion event, the strongest signal first: loss, then CE,
+    /// then the delay-based virtual CE (reference implementation). Returns the cause
+    /// and the window before and after, bytes, if it backed off.
+    fn back_off(
+        &mut self,
+        cfg: &V2Settings,
+        m: &Measurements,
+        srtt: Duration,
+        sig: &Signals,
+        scl_i: f64,
+    ) -> Option<(BackOffCause, u64, u64)> {
+        let virtual_ce = sig.alpha_v > 0.0;
+        if !(sig.loss || sig.ce || virtual_ce) {
+            return None;
+        }
+        let before = self.ref_wnd_bytes();
+        if !self.inflection_blocked {
+            self.ref_wnd_i = self.ref_wnd;
+            self.inflection_blocked = true;
+        }
+        let cause = if sig.loss {
+            BackOffCause::Loss
+        } else if !sig.ce {
+            BackOffCause::Delay
+        } else if cfg.ecn == EcnMode::L4s {
+            BackOffCause::L4s
+        } else {
+            BackOffCause::Ce
+        };
+        if sig.loss {
+            self.ref_wnd *= cfg.beta_loss;
+        } else if sig.ce && cfg.ecn == EcnMode::L4s {
+            self.back_off_l4s(cfg, m, srtt, sig, scl_i);
+        } else if sig.ce {
+            self.ref_wnd *= cfg.beta_ecn;
+        } else {
+            self.ref_wnd *= 1.0 - sig.alpha_v / 2.0 * sig.limited_scale / sig.per_rtt;
+        }
+        self.ref_wnd = self.ref_wnd.max(self.min_wnd);
+        self.last_congestion = Some(m.now);
+        self.regrow_armed = false;
+        Some((cause, before, self.ref_wnd_bytes()))
+    }
+
+    /// The L4S back-off: in proportion to `l4s_alpha`, gentler at a small queue near
+    /// the inflection point, from the real bytes in flight after a long calm.
+    fn back_off_l4s(
+        &mut self,
+        cfg: &V2Settings,
+        m: &Measurements,
+        srtt: Duration,
+        sig: &Signals,
+        scl_i: f64,
+    ) {
+        let target = cfg.qdelay_target.as_secs_f64();
+        let mut backoff = self.l4s_alpha / 2.0 * sig.limited_scale / sig.per_rtt;
+        if m.queue_delay.as_secs_f64() < target * SMALL_QUEUE_FRACTION {
+            backoff *= scl_i.max(SMALL_QUEUE_BACKOFF_MIN);
+            backoff *= m.steadiness.clamp(SMALL_QUEUE_BACKOFF_MIN, 1.0);
+        }
+        let long = cfg.virtual_rtt.max(srtt) * LONG_UNCONGESTED_RTTS;
+        if sig.since > long {
+            let prev = self.max_bif_prev.max(self.max_bif) as f64;
+            if prev > 0.0 {
+                self.ref_wnd = self.ref_wnd.min(prev);
+            }
+        }
+        self.ref_wnd *= 1.0 - backoff;
+    }
+
+    /// `outage-recovery`: whether the window may regrow fast, far below its recent
+    /// peak after a stall, with no congestion event for a while.
+    fn may_regrow(&mut self, cfg: &V2Settings, now: Instant, srtt: Duration) -> bool {
         let quiet = cfg.virtual_rtt.max(srtt) * REGROW_QUIET_RTTS;
         let below_peak = self.ref_wnd < REGROW_FRACTION * self.peak.max(self.peak_prev);
         self.regrow_armed &= below_peak;
-        let regrow = cfg.improvements.outage_recovery
+        cfg.improvements.outage_recovery
             && self.regrow_armed
             && self
                 .last_congestion
-                .is_none_or(|t| now.saturating_duration_since(t) >= quiet);
-        let growth = Growth {
-            scl: scl_i,
-            converge,
-            regrow,
-        };
-        self.increase(cfg, ack, m, srtt, mss, growth);
-        self.cap_near_max_rate(cfg, m, srtt);
-        self.ref_wnd = self.ref_wnd.max(self.min_wnd);
-        backed_off
+                .is_none_or(|t| now.saturating_duration_since(t) >= quiet)
     }
 
     /// The flight was given up after a stall (`outage-recovery`), the `in_a_row`-th
