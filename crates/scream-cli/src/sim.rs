@@ -9,7 +9,7 @@ use crate::columns::{
     Columns,
 };
 
-use crate::progress::Progress;
+use scream_lab::progress::Progress;
 
 /// Arguments of `scream sim`.
 #[derive(Debug, clap::Args)]

@@ -7,7 +7,7 @@ mod sample;
 
 pub use frames::FrameTracker;
 pub use histogram::DelayHistogram;
-pub(crate) use sample::rows_by_flow;
+pub use sample::rows_by_flow;
 pub use sample::{LinkSample, Sample};
 
 use crate::packet::Packet;

@@ -134,7 +134,7 @@ impl Sample {
 /// The rows of one sampling instant hold every flow, so a flow's rows are spread over
 /// the whole series: a reader that filtered the series once per flow would cost
 /// flows x rows, which for thousands of flows is minutes.
-pub(crate) fn rows_by_flow(samples: &[Sample], flows: usize) -> Vec<Vec<&Sample>> {
+pub fn rows_by_flow(samples: &[Sample], flows: usize) -> Vec<Vec<&Sample>> {
     let mut out: Vec<Vec<&Sample>> = vec![Vec::new(); flows];
     for s in samples {
         if let Some(rows) = out.get_mut(s.flow_index as usize) {

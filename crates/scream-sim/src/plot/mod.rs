@@ -12,7 +12,7 @@ mod decimate;
 mod figures;
 mod overview;
 mod palette;
-pub(crate) mod xy;
+pub mod xy;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

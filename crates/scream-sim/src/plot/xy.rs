@@ -22,7 +22,7 @@ const MARKERS_UP_TO: usize = 60;
 
 /// How a series is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Style {
+pub enum Style {
     /// A line through the points, with markers while they are few.
     Line,
     /// Small hollow markers only.
@@ -33,27 +33,27 @@ pub(crate) enum Style {
 
 /// One labelled series.
 #[derive(Debug, Clone)]
-pub(crate) struct Series {
-    pub(crate) label: String,
-    pub(crate) points: Vec<(f64, f64)>,
+pub struct Series {
+    pub label: String,
+    pub points: Vec<(f64, f64)>,
     /// Index into the palette.
-    pub(crate) color: usize,
-    pub(crate) style: Style,
+    pub color: usize,
+    pub style: Style,
 }
 
 /// A chart of series.
 #[derive(Debug, Clone)]
-pub(crate) struct XyChart {
-    pub(crate) title: String,
-    pub(crate) x_label: String,
-    pub(crate) y_label: String,
+pub struct XyChart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
     /// The x values are indexes: ticks only at whole numbers.
-    pub(crate) x_is_index: bool,
-    pub(crate) series: Vec<Series>,
+    pub x_is_index: bool,
+    pub series: Vec<Series>,
 }
 
 /// Writes `chart` as `<name>.png` and `<name>.svg` into `dir`; returns the paths.
-pub(crate) fn write(chart: &XyChart, dir: &Path, name: &str) -> Result<Vec<PathBuf>, PlotError> {
+pub fn write(chart: &XyChart, dir: &Path, name: &str) -> Result<Vec<PathBuf>, PlotError> {
     super::register_font();
     let png = super::render_png(SIZE, name, |root| draw(root, chart, true))?;
     let svg = super::render_svg(SIZE, name, |root| draw(root, chart, false))?;
