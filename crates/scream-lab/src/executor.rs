@@ -16,8 +16,10 @@ use rayon::iter::{ParallelBridge, ParallelIterator};
 /// Runs a batch of independent jobs, numbered `0..count`.
 ///
 /// The trait is object-safe so that an experiment takes `&dyn Executor` and the caller
-/// picks the engine; [`run_batch`](trait.Executor.html#method.run_batch) is the typed
-/// front on top of it.
+/// picks the engine; `run_batch`, on `dyn Executor`, is the typed front on top of it.
+/// The lab's jobs are pure functions of a scenario text, its overrides and a seed; an
+/// engine on other machines needs those descriptions rather than the closure, which
+/// this trait does not carry yet.
 pub trait Executor: Sync + std::fmt::Debug {
     /// Calls `job(i)` once for every `i` in `0..count`, in any order and on any thread,
     /// and returns once every call that was started has returned.
