@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use scream_sim::eval::{self, Format};
+use scream_lab::eval::{self, Format};
 
-use crate::progress::Progress;
+use scream_lab::progress::Progress;
 
 /// Arguments of `scream eval`.
 #[derive(Debug, clap::Args)]
@@ -76,11 +76,16 @@ pub(crate) fn main(args: &EvalArgs) -> Result<String, String> {
     let total = cases.len();
     let progress = Mutex::new(Progress::new("evaluating"));
     let data = crate::data::search_path(args.data.as_deref());
-    let results = eval::run_cases(&cases, &data, jobs, &|done| {
-        if let Ok(mut p) = progress.lock() {
-            p.update(done as f64 / total as f64);
-        }
-    });
+    let results = eval::run_cases(
+        &cases,
+        &data,
+        &scream_lab::LocalExecutor::new(jobs),
+        &|done| {
+            if let Ok(mut p) = progress.lock() {
+                p.update(done as f64 / total as f64);
+            }
+        },
+    );
     if let Ok(mut p) = progress.lock() {
         p.finish();
     }

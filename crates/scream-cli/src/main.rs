@@ -10,7 +10,6 @@ mod logs;
 mod manifest;
 mod net;
 mod params;
-mod progress;
 mod report_cmd;
 mod scenarios;
 mod sim;

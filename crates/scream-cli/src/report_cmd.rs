@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use scream_sim::study::{self, Results};
+use scream_lab::report::{self, Results};
 
 /// Arguments of `scream report`.
 #[derive(Debug, clap::Args)]
@@ -28,12 +28,12 @@ pub(crate) fn main(args: &ReportArgs) -> Result<String, String> {
             .parent()
             .map_or_else(|| PathBuf::from("."), std::path::Path::to_path_buf)
     });
-    let files = study::write_report(&results, &args.results.display().to_string(), &out_dir)
+    let files = report::write_report(&results, &args.results.display().to_string(), &out_dir)
         .map_err(|e| e.to_string())?;
     let figures = files.len().saturating_sub(1);
     Ok(format!(
         "{} and {figures} figure files (SVG and PNG) in {}\n",
-        study::REPORT_MD,
+        report::REPORT_MD,
         out_dir.display()
     ))
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use scream_sim::Summary;
 
-use crate::progress::Progress;
+use scream_lab::progress::Progress;
 
 mod table;
 

@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use scream_sim::study::lte::{self, Outcome, Setup};
+use scream_lab::study::lte::{self, CellOutcome, Setup};
 
-use crate::progress::Progress;
+use scream_lab::progress::Progress;
 
 /// Arguments of `scream study`.
 #[derive(Debug, clap::Args)]
@@ -126,7 +126,7 @@ pub(crate) fn main(args: &StudyArgs) -> Result<String, String> {
     let options = lte::Options {
         setup: &setup,
         out_dir: &placed.dir,
-        jobs,
+        executor: &scream_lab::LocalExecutor::new(jobs),
         fresh: args.fresh,
         progress: &on_progress,
     };
@@ -140,7 +140,7 @@ pub(crate) fn main(args: &StudyArgs) -> Result<String, String> {
         .map_err(|e| e.to_string())?;
     let errors = results
         .iter()
-        .filter(|r| matches!(r.outcome, Outcome::Error(_)))
+        .filter(|r| matches!(r.outcome, CellOutcome::Error(_)))
         .count();
     let reused = results.iter().filter(|r| r.reused).count();
     Ok(format!(

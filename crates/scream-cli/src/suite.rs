@@ -3,9 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use scream_sim::suite::{self, Variation, cases, execute, report};
+use scream_lab::suite::{self, Variation, cases, execute, report};
 
-use crate::progress::Progress;
+use scream_lab::progress::Progress;
 
 /// The output folder unless `--out` names one.
 const DEFAULT_OUT: &str = "out/suite-rmcat";
@@ -107,7 +107,7 @@ pub(crate) fn main(args: &SuiteArgs) -> Result<String, String> {
         variations: &variations,
         extra: &args.set,
         out_dir: Path::new(""),
-        jobs,
+        executor: &scream_lab::LocalExecutor::new(jobs),
         fresh: args.fresh,
         figures: true,
         progress: &on_progress,

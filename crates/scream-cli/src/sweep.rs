@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use scream_sim::sweep::{self, Clock, Options, Plan};
+use scream_lab::sweep::{self, Clock, Options, Plan};
 
-use crate::progress::Progress;
+use scream_lab::progress::Progress;
 
 /// Arguments of `scream sweep`.
 #[derive(Debug, clap::Args)]
@@ -73,7 +73,7 @@ pub(crate) fn main(args: &SweepArgs) -> Result<String, String> {
     };
     let options = Options {
         out_dir: &out_dir,
-        jobs,
+        executor: &scream_lab::LocalExecutor::new(jobs),
         fresh: args.fresh,
         keep_runs: args.keep_runs,
         clock: &clock,
@@ -142,7 +142,7 @@ fn set_aside_note(aside: &sweep::SetAside, results: &Path) -> String {
 }
 
 /// The closing lines: what ran, how fast, where the results are.
-fn finished(plan: &Plan, o: &sweep::Outcome, jobs: usize) -> String {
+fn finished(plan: &Plan, o: &sweep::SweepTally, jobs: usize) -> String {
     let mut out = format!(
         "sweep {}: {} runs; {} run now, {} already in {}",
         plan.name,

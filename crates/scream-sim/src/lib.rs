@@ -12,29 +12,23 @@
 //! and how fast the run happened.
 
 mod build;
-pub mod cells;
 pub mod compat;
 pub mod emulator;
 mod endpoint;
 pub mod engine;
 pub mod error;
-pub mod eval;
 pub mod flow;
 pub mod log;
 pub mod manifest;
 pub mod metrics;
 pub mod output;
 pub mod packet;
-mod parallel;
 mod rate_control;
-pub mod report;
 mod route;
 pub mod scenario;
 pub mod source;
-pub mod study;
-pub mod suite;
+mod summarize;
 pub mod summary;
-pub mod sweep;
 mod tcp;
 mod wakes;
 pub mod world;
@@ -75,9 +69,9 @@ fn delay_cdfs(world: &World) -> Vec<FlowCdf> {
             let metrics = || f.streams.iter().map(|&g| &world.stream_metrics[g as usize]);
             FlowCdf {
                 flow: f.name.to_string(),
-                frame_delay_ms: report::merged(metrics().map(|m| &m.frames.delay))
+                frame_delay_ms: summarize::merged(metrics().map(|m| &m.frames.delay))
                     .cdf_ms(CDF_POINTS),
-                queue_delay_ms: report::merged(metrics().map(|m| &m.queue_delay))
+                queue_delay_ms: summarize::merged(metrics().map(|m| &m.queue_delay))
                     .cdf_ms(CDF_POINTS),
             }
         })
@@ -106,7 +100,7 @@ pub fn run_with_logs(
     world.set_logs(logs);
     world.run(progress);
     let report = world.finish_logs()?;
-    let summary = report::summarize(&mut world, scenario, seed);
+    let summary = summarize::summarize(&mut world, scenario, seed);
     let delay_cdfs = delay_cdfs(&world);
     let result = RunResult {
         delay_cdfs,

@@ -22,8 +22,8 @@ use serde::de::DeserializeOwned;
 use toml_edit::{DocumentMut, Item};
 
 pub use checked::{load_checked, load_checked_str};
-pub(crate) use diagnose::suggestion;
-pub(crate) use document::Document;
+pub use diagnose::suggestion;
+pub use document::Document;
 pub use overrides::Override;
 
 use super::builtin;
@@ -166,7 +166,7 @@ pub const MAX_SCENARIO_BYTES: u64 = 8 << 20;
 
 /// The text of the scenario file at `path`, refused past [`MAX_SCENARIO_BYTES`] before
 /// it is read.
-pub(crate) fn read_scenario_file(path: &Path) -> Result<String, ScenarioError> {
+pub fn read_scenario_file(path: &Path) -> Result<String, ScenarioError> {
     let fail = |source| ScenarioError::Read {
         path: path.to_path_buf(),
         source,

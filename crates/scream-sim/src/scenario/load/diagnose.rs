@@ -301,7 +301,7 @@ fn type_message(key: &str, found: &str, expected: &str) -> String {
 }
 
 /// ` (did you mean X?)` for a near miss, else the list of accepted names.
-pub(crate) fn suggestion(name: &str, expected: &[String]) -> String {
+pub fn suggestion(name: &str, expected: &[String]) -> String {
     let closest = expected
         .iter()
         .map(|candidate| (strsim::levenshtein(name, candidate), candidate))

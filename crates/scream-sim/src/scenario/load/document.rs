@@ -9,7 +9,7 @@ use super::diagnose::Context;
 use super::{Location, ScenarioError};
 
 /// A parsed TOML text that remembers where each key was written.
-pub(crate) struct Document<'a> {
+pub struct Document<'a> {
     text: &'a str,
     origin: &'a str,
     spans: ImDocument<&'a str>,
@@ -37,7 +37,7 @@ pub(super) fn parse_spans<'a>(
 
 impl<'a> Document<'a> {
     /// Parses `text`; `origin` names it in errors (a file name).
-    pub(crate) fn parse(text: &'a str, origin: &'a str) -> Result<Self, ScenarioError> {
+    pub fn parse(text: &'a str, origin: &'a str) -> Result<Self, ScenarioError> {
         Ok(Self {
             text,
             origin,
@@ -51,13 +51,13 @@ impl<'a> Document<'a> {
     }
 
     /// The text as a `T`; a schema error names the line and the dotted key.
-    pub(crate) fn deserialize<T: DeserializeOwned>(&self) -> Result<T, ScenarioError> {
+    pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, ScenarioError> {
         let de = toml_edit::de::Deserializer::from(self.spans.clone());
         serde_path_to_error::deserialize(de).map_err(|e| self.context().schema_error(&e))
     }
 
     /// Where the deepest written key along `path` is (`["axis", "2", "values"]`).
-    pub(crate) fn locate(&self, path: &[String]) -> Location {
+    pub fn locate(&self, path: &[String]) -> Location {
         self.context().locate(path)
     }
 }

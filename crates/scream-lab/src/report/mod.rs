@@ -1,0 +1,129 @@
+//! `scream report`: tables and figures from a sweep's results.csv ([`crate::sweep`]),
+//! in the forms of the published SCReAM tuning studies — per-parameter minimum and
+//! maximum of each metric over a one-at-a-time design, each metric over the
+//! transitions of every parameter, best and worst points and the per-experiment series
+//! of a factorial (or sampled, or listed) design — plus the throughput/delay Pareto
+//! front. A point's value is the mean over its seeds that ran `ok`.
+
+mod figures;
+mod markdown;
+mod results;
+mod tables;
+
+use std::path::{Path, PathBuf};
+
+pub use results::{PointMean, Results, Row};
+pub use tables::{MinMax, best_and_worst, min_max, pareto_front};
+
+use crate::sweep::metric_of_column;
+use scream_plot::PlotError;
+
+/// The report's text file; the figures are written beside it.
+pub const REPORT_MD: &str = "report.md";
+
+/// Why a report could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The results file is not what `scream sweep` writes.
+    #[error("{origin}: {message}")]
+    Format {
+        /// The file.
+        origin: String,
+        /// What is wrong, with the line.
+        message: String,
+    },
+    /// A figure could not be drawn.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
+}
+
+/// The metric columns the Pareto figure plots: the first throughput column, and the
+/// same flow's true mean queue delay (or, without it, its delay estimate).
+fn pareto_columns(results: &Results) -> Option<(usize, usize)> {
+    let is = |c: &str, name: &str| metric_of_column(c).is_some_and(|m| m.name == name);
+    let t = results
+        .metrics
+        .iter()
+        .position(|c| is(c, "throughput_mbps"))?;
+    let prefix = results.metrics[t].trim_end_matches("throughput_mbps");
+    let d = ["qdelay_mean_ms", "est_qdelay_ms"]
+        .iter()
+        .find_map(|name| {
+            let wanted = format!("{prefix}{name}");
+            results.metrics.iter().position(|c| *c == wanted)
+        })?;
+    Some((t, d))
+}
+
+/// Writes report.md and its figures (SVG and PNG) into `out_dir` (created if
+/// missing). `source` names the results file in the text. Returns the files written.
+pub fn write_report(
+    results: &Results,
+    source: &str,
+    out_dir: &Path,
+) -> Result<Vec<PathBuf>, ReportError> {
+    std::fs::create_dir_all(out_dir).map_err(|e| ReportError::Io {
+        path: out_dir.to_path_buf(),
+        source: e,
+    })?;
+    let points = results.point_means();
+    let bases = results.bases();
+    let mut written = Vec::new();
+    let mut figures = markdown::Figures::default();
+    let mut save = |chart: Option<scream_plot::xy::XyChart>,
+                    name: String|
+     -> Result<Option<String>, ReportError> {
+        let Some(chart) = chart else { return Ok(None) };
+        written.extend(scream_plot::xy::write(&chart, out_dir, &name)?);
+        Ok(Some(format!("{name}.svg")))
+    };
+    for base in &bases {
+        for (m, column) in results.metrics.iter().enumerate() {
+            let name = format!(
+                "oat-{}-{}",
+                figures::file_part(base),
+                figures::file_part(column)
+            );
+            if let Some(f) = save(figures::one_at_a_time(&points, base, m, column), name)? {
+                figures.one_at_a_time.push((base.clone(), m, f));
+            }
+        }
+    }
+    let experiments: Vec<PointMean> = points
+        .iter()
+        .filter(|p| p.axis.is_none())
+        .cloned()
+        .collect();
+    for (m, column) in results.metrics.iter().enumerate() {
+        let name = format!("series-{}", figures::file_part(column));
+        if let Some(f) = save(
+            figures::per_experiment(&experiments, &bases, m, column),
+            name,
+        )? {
+            figures.per_experiment.push((m, f));
+        }
+    }
+    if let Some((t, d)) = pareto_columns(results) {
+        let columns = (results.metrics[t].as_str(), results.metrics[d].as_str());
+        figures.pareto = save(
+            figures::pareto(&points, &bases, (t, d), columns),
+            "pareto".to_owned(),
+        )?;
+    }
+    let text = markdown::render(results, &points, source, pareto_columns(results), &figures);
+    let path = out_dir.join(REPORT_MD);
+    scream_sim::output::write_atomic(&path, text).map_err(|e| ReportError::Io {
+        path: path.clone(),
+        source: e,
+    })?;
+    written.insert(0, path);
+    Ok(written)
+}

@@ -1,0 +1,175 @@
+//! What the suite knows about each RMCAT case beyond its scenario file: which links the
+//! variations act on, which variation axes apply, how the fair share is counted, and
+//! the criteria of its verdict (docs/rmcat.md gives each with its source).
+
+use scream_sim::scenario::builtin::{Builtin, RMCAT};
+
+/// One criterion of a verdict, with its threshold.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Criterion {
+    /// Media goodput / fair share, over the media flows' active time, at least this.
+    MinShare(f64),
+    /// Worst media flow's path queueing delay p95 at most this, ms.
+    MaxQueueDelayP95Ms(f64),
+    /// Worst media flow's loss ratio at most this.
+    MaxLoss(f64),
+    /// Jain's index across the media flows at least this.
+    MinJain(f64),
+    /// Worst convergence (after each start and each resume) at most this, s.
+    MaxConvergenceS(f64),
+    /// The first flow's two streams split their rate by priority: high/low rate in
+    /// `[lo, hi]`.
+    PrioritySplit(f64, f64),
+}
+
+/// The facts of one case.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CaseFacts {
+    /// Links whose forward direction the variations change (queue kind, jitter, delay).
+    pub bottlenecks: &'static [&'static str],
+    /// Whether the one-way delay variation applies (not where the case fixes per-flow
+    /// delays, §5.5, or splits the path, §6.3).
+    pub delay_axis: bool,
+    /// Whether the queue variation applies (not where the case is about the AQM, §6.2).
+    pub queue_axis: bool,
+    /// Whether the media flows share one bottleneck direction (their fair share is the
+    /// capacity divided among them).
+    pub shared: bool,
+    /// Long-lived cross flows that hold a share of the bottleneck beside the media.
+    pub bulk_competitors: u32,
+    /// The criteria of the verdict.
+    pub criteria: &'static [Criterion],
+}
+
+/// A case of the suite: its scenario and its facts.
+#[derive(Debug, Clone, Copy)]
+pub struct SuiteCase {
+    /// Case name (the built-in scenario name, `rmcat-5.1`).
+    pub name: &'static str,
+    /// The scenario TOML.
+    pub text: &'static str,
+    /// What the suite needs to know about it.
+    pub facts: CaseFacts,
+}
+
+use Criterion::*;
+
+/// Media at no less than this share of the fair share on a path of their own (ours).
+const SHARE: f64 = 0.7;
+/// Path queueing delay p95 bound with a 300 ms drop-tail queue, ms (ours).
+const QUEUE_P95_MS: f64 = 100.0;
+/// Loss ratio bound of media over a drop-tail queue (ours).
+const LOSS: f64 = 0.01;
+/// Jain's index bound among media flows of one algorithm on one path (ours).
+const JAIN: f64 = 0.8;
+/// Convergence bound after a start or a resume, s (ours).
+const CONVERGENCE_S: f64 = 10.0;
+
+const SINGLE: &[Criterion] = &[
+    MinShare(SHARE),
+    MaxQueueDelayP95Ms(QUEUE_P95_MS),
+    MaxLoss(LOSS),
+    MaxConvergenceS(CONVERGENCE_S),
+];
+const SHARED: &[Criterion] = &[
+    MinShare(SHARE),
+    MaxQueueDelayP95Ms(QUEUE_P95_MS),
+    MaxLoss(LOSS),
+    MinJain(JAIN),
+    MaxConvergenceS(CONVERGENCE_S),
+];
+/// §5.3: feedback queues behind the other direction's media (ours: half the share).
+const BIDIRECTIONAL: &[Criterion] = &[
+    MinShare(0.5),
+    MaxQueueDelayP95Ms(QUEUE_P95_MS),
+    MaxLoss(LOSS),
+];
+/// §5.5: RTT fairness; flows with 15 times the RTT of others (ours: a lower Jain bound).
+const RTT_FAIR: &[Criterion] = &[
+    MinShare(SHARE),
+    MaxQueueDelayP95Ms(QUEUE_P95_MS),
+    MaxLoss(LOSS),
+    MinJain(0.7),
+    MaxConvergenceS(CONVERGENCE_S),
+];
+/// Against TCP: the queue and the losses are TCP's; the media must not starve (ours).
+const VERSUS_TCP: &[Criterion] = &[MinShare(0.25)];
+/// §6.1: a 2 : 1 split within ±25 % (ours), besides the single-flow criteria.
+const PRIORITY: &[Criterion] = &[
+    MinShare(SHARE),
+    MaxQueueDelayP95Ms(QUEUE_P95_MS),
+    MaxLoss(LOSS),
+    PrioritySplit(1.5, 2.5),
+];
+/// §6.2: marks instead of drops (ours: almost no loss) and a short queue.
+const ECN: &[Criterion] = &[
+    MinShare(SHARE),
+    MaxQueueDelayP95Ms(50.0),
+    MaxLoss(0.001),
+    MinJain(JAIN),
+];
+
+const ONE_LINK: &[&str] = &["bottleneck"];
+
+const fn facts(
+    delay_axis: bool,
+    queue_axis: bool,
+    shared: bool,
+    criteria: &'static [Criterion],
+) -> CaseFacts {
+    CaseFacts {
+        bottlenecks: ONE_LINK,
+        delay_axis,
+        queue_axis,
+        shared,
+        bulk_competitors: 0,
+        criteria,
+    }
+}
+
+/// The facts of the built-in case `name` (`None` for a name the suite does not know).
+pub fn facts_of(name: &str) -> Option<CaseFacts> {
+    Some(match name {
+        "rmcat-5.1" => facts(true, true, false, SINGLE),
+        "rmcat-5.2" | "rmcat-5.4" | "rmcat-5.8" => facts(true, true, true, SHARED),
+        "rmcat-5.3" => facts(true, true, false, BIDIRECTIONAL),
+        "rmcat-5.5" => facts(false, true, true, RTT_FAIR),
+        "rmcat-5.6" | "rmcat-5.6-1000ms" => CaseFacts {
+            bulk_competitors: 1,
+            ..facts(true, true, false, VERSUS_TCP)
+        },
+        "rmcat-5.7" | "rmcat-5.7bis" => facts(true, true, true, VERSUS_TCP),
+        "rmcat-6.1" => facts(true, true, false, PRIORITY),
+        "rmcat-6.2-classic" | "rmcat-6.2-l4s" => facts(true, false, true, ECN),
+        "rmcat-6.3" => CaseFacts {
+            bottlenecks: &["hop1", "hop2"],
+            bulk_competitors: 1,
+            ..facts(false, true, false, VERSUS_TCP)
+        },
+        _ => return None,
+    })
+}
+
+/// Every built-in RMCAT case, in suite order.
+pub fn all() -> Vec<SuiteCase> {
+    RMCAT
+        .iter()
+        .filter_map(|b: &Builtin| {
+            facts_of(b.name).map(|facts| SuiteCase {
+                name: b.name,
+                text: b.text,
+                facts,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_rmcat_case_has_facts() {
+        assert_eq!(all().len(), RMCAT.len());
+    }
+}
