@@ -16,12 +16,12 @@ use crate::scenario::{
     ALL_IMPROVEMENTS, Algorithm, Direction, EcnSetting, FlowConfig, Scenario, SourceConfig,
     SourceKind,
 };
-use crate::source::{Audio, Source, Video, load_frame_sizes};
 use scream::sender::{
     ConfigError, EcnMode, Improvements, Sender, SenderConfig, StreamConfig as ScreamStream,
 };
 use scream::{Bitrate, Duration, Ecn, Instant};
 use scream_netmodel::RngStream;
+use scream_traffic::source::{Audio, Source, Video, load_frame_sizes};
 
 pub(crate) mod links;
 mod rate_based;

@@ -27,16 +27,13 @@ pub mod output;
 pub mod packet;
 mod parallel;
 pub mod plot;
-mod rate_control;
 pub mod report;
 mod route;
 pub mod scenario;
-pub mod source;
 pub mod study;
 pub mod suite;
 pub mod summary;
 pub mod sweep;
-mod tcp;
 mod wakes;
 pub mod world;
 

@@ -8,7 +8,7 @@ use scream::sender::{EcnMode, Improvements, MediaFrame, Sender, SenderConfig, St
 use scream::{Bitrate, Duration, Instant};
 use scream_net::{Clock, Encoder, MediaSender, MediaSenderConfig};
 use scream_sim::Sample;
-use scream_sim::source::{Video, load_frame_sizes};
+use scream_traffic::source::{Video, load_frame_sizes};
 
 use super::output::{RunFiles, Series};
 use super::{SEND_DEFAULT_DURATION_S, any_addr_for, mbps, parse_addr, say};

@@ -8,7 +8,6 @@ use toml_edit::{DocumentMut, Item};
 
 use super::diagnose::{self, Context};
 use super::{ScenarioError, item_at};
-use crate::rate_control::tunables_of;
 use crate::scenario::model::{Algorithm, QueueKind};
 
 /// The first problem with the keys written in `doc`.
@@ -72,7 +71,7 @@ fn takes(algorithm: &str) -> Takes {
             reads: "nothing",
             why: "a TCP flow is set in [flows.tcp]",
         },
-        Ok(a) => match tunables_of(a) {
+        Ok(a) => match a.tunables() {
             Some(tunables) => Takes::Named {
                 what: a.name().to_owned(),
                 names: tunables.iter().map(|t| t.name.to_owned()).collect(),

@@ -1,5 +1,8 @@
 //! Which controller (or kind of traffic) a flow runs.
 
+use scream_traffic::rate_control::Tunable;
+use scream_traffic::rate_control::gcc::GccConfig;
+use scream_traffic::rate_control::nada::NadaConfig;
 use serde::{Deserialize, Serialize};
 
 /// Congestion controller of a flow.
@@ -62,5 +65,15 @@ impl Algorithm {
     /// improvements.
     pub fn is_rate_based(self) -> bool {
         matches!(self, Self::Gcc | Self::Nada)
+    }
+
+    /// The tunables a rate-based algorithm takes in `params`, as the traffic crate
+    /// declares them next to the controller; `None` for other algorithms.
+    pub fn tunables(self) -> Option<&'static [Tunable]> {
+        match self {
+            Self::Gcc => Some(GccConfig::TUNABLES),
+            Self::Nada => Some(NadaConfig::TUNABLES),
+            _ => None,
+        }
     }
 }
