@@ -13,7 +13,7 @@ mod pairs;
 mod queue;
 mod tcp;
 
-pub use algorithm::Algorithm;
+pub use algorithm::{Algorithm, Generation};
 pub use queue::{QueueConfig, QueueKind};
 pub use tcp::{TcpFlowConfig, TcpTraffic};
 
@@ -387,7 +387,7 @@ impl Default for FlowConfig {
         let stream = StreamConfig::default();
         Self {
             name: String::new(),
-            algorithm: Algorithm::ScreamV2,
+            algorithm: Algorithm::default(),
             ecn: EcnSetting::None,
             feedback_ecn: EcnSetting::None,
             start_s: 0.0,
