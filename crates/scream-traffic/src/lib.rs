@@ -15,6 +15,8 @@
 //! Depends only on `scream` (time, bitrates, ECN, media frames), `scream-netmodel`
 //! (seeded random streams) and `scream-data` (where a `data:` trace is found).
 
+#![warn(missing_docs)]
+
 pub mod rate_control;
 pub mod source;
 pub mod tcp;

@@ -39,6 +39,8 @@ pub struct TcpReceiver {
 }
 
 impl TcpReceiver {
+    /// A receiver of segments of up to `mss` payload bytes, acknowledging every
+    /// second segment (with the delayed-ACK timer) when `delayed_ack`, else each one.
     pub fn new(mss: u32, delayed_ack: bool) -> Self {
         Self {
             mss,
@@ -146,7 +148,7 @@ impl TcpReceiver {
     }
 
     #[cfg(test)]
-    pub fn out_of_order_ranges(&self) -> usize {
+    pub(crate) fn out_of_order_ranges(&self) -> usize {
         self.out_of_order.len()
     }
 }

@@ -38,13 +38,17 @@ pub enum EcnUse {
 /// What a sender needs to know at construction.
 #[derive(Debug, Clone)]
 pub struct SenderConfig {
+    /// Congestion law.
     pub law: LawKind,
+    /// Which ECN the connection negotiated (none, classic or accurate for L4S).
     pub ecn: EcnUse,
     /// Payload bytes per full segment.
     pub mss: u32,
     /// Bytes each segment adds on the wire (IP and TCP headers with options).
     pub header_bytes: u32,
+    /// Floor of the retransmission timeout (RFC 6298 says 1 s; Linux uses 200 ms).
     pub min_rto: Duration,
+    /// What the application writes.
     pub traffic: Traffic,
     /// The application writes from `start` and nothing new from `stop` on.
     pub active: (Instant, Instant),
@@ -88,6 +92,7 @@ pub struct TcpSender {
 }
 
 impl TcpSender {
+    /// A sender with the initial window, nothing sent yet.
     pub fn new(cfg: SenderConfig) -> Self {
         let mss = f64::from(cfg.mss);
         Self {

@@ -16,6 +16,8 @@ pub struct OnOff {
 }
 
 impl OnOff {
+    /// Objects of `min_bytes..=max_bytes`, idle periods of mean `idle_mean`, both
+    /// drawn from `rng`.
     pub fn new(min_bytes: u64, max_bytes: u64, idle_mean: Duration, rng: RngStream) -> Self {
         Self {
             min_bytes: min_bytes.max(1),

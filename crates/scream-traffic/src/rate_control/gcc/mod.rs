@@ -227,6 +227,7 @@ impl Gcc {
         self.target
     }
 
+    /// Rate of the pacer: the target times `pacing_factor`.
     pub fn pacing_rate(&self) -> Bitrate {
         self.target.scale(self.cfg.pacing_factor)
     }
@@ -237,6 +238,7 @@ impl Gcc {
         self.queue_delay
     }
 
+    /// R_hat, the receive rate over the last `rate_window_ms` of arrivals.
     pub fn received_rate(&self) -> Option<Bitrate> {
         self.received.rate()
     }

@@ -113,6 +113,7 @@ impl Nada {
         }
     }
 
+    /// One feedback report's newly resolved packets, in sending order.
     pub fn on_feedback(&mut self, now: Instant, results: &[PacketResult], s: SenderState) {
         for r in results {
             if let Some(t) = r.arrival_time() {
@@ -205,6 +206,7 @@ impl Nada {
         self.signal.queue_delay()
     }
 
+    /// r_recv, the receive rate over the recent arrivals.
     pub fn received_rate(&self) -> Option<Bitrate> {
         self.received.rate()
     }
