@@ -142,7 +142,7 @@ impl TcpSender {
 
     /// Slow-start threshold, bytes.
     #[cfg(test)]
-    pub fn ssthresh(&self) -> f64 {
+    pub(crate) fn ssthresh(&self) -> f64 {
         self.w.ssthresh
     }
 
