@@ -32,9 +32,12 @@ struct LteArgs {
     /// Offered FTP loads in Mbit/s, comma-separated (0: no FTP).
     #[arg(long, value_delimiter = ',', default_value = "2,4")]
     loads: Vec<f64>,
-    /// Algorithms of the video users, comma-separated (scream-v2, scream-v1,
-    /// scream-draft00, gcc, nada).
-    #[arg(long, value_delimiter = ',', default_value = "scream-v2,gcc")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "scream-v2,gcc",
+        help = crate::suite::algorithms_help("video users")
+    )]
     algorithms: Vec<String>,
     /// Capacity trace: `down` or `up` (the T-Mobile LTE mahimahi traces under --data),
     /// `synthetic:lte`, or the path of a mahimahi trace file.

@@ -24,12 +24,19 @@ enum Suites {
     Rmcat(RmcatArgs),
 }
 
+/// `--algorithms` help of the suite and the study: the video algorithms by the
+/// simulator's list (the library's generations, then the baselines).
+pub(crate) fn algorithms_help(of: &str) -> String {
+    format!(
+        "Algorithms of the {of}, comma-separated ({})",
+        scream_sim::scenario::Algorithm::video_names().join(", ")
+    )
+}
+
 /// Arguments of `scream suite rmcat`.
 #[derive(Debug, clap::Args)]
 struct RmcatArgs {
-    /// Algorithms of the media flows, comma-separated (scream-v2, scream-v1,
-    /// scream-draft00, gcc, nada).
-    #[arg(long, value_delimiter = ',', default_value = "scream-v2")]
+    #[arg(long, value_delimiter = ',', default_value = "scream-v2", help = algorithms_help("media flows"))]
     algorithms: Vec<String>,
     /// Variations, comma-separated (`d50-j0-tail`, `d10-j30-codel`, ...), or `default`
     /// or `all` (3 delays x 3 jitters x 2 queues).

@@ -13,15 +13,15 @@ use crate::error::SimError;
 use crate::flow::{Flow, StreamInfo};
 use crate::route::{self, Route};
 use crate::scenario::{
-    ALL_IMPROVEMENTS, Algorithm, Direction, EcnSetting, FlowConfig, Scenario, SourceConfig,
-    SourceKind,
+    ALL_IMPROVEMENTS, Algorithm, Direction, EcnSetting, FlowConfig, Generation, Scenario,
+    SourceConfig, SourceKind,
 };
-use crate::source::{Audio, Source, Video, load_frame_sizes};
 use scream::sender::{
     ConfigError, EcnMode, Improvements, Sender, SenderConfig, StreamConfig as ScreamStream,
 };
 use scream::{Bitrate, Duration, Ecn, Instant};
 use scream_netmodel::RngStream;
+use scream_traffic::source::{Audio, Source, Video, load_frame_sizes};
 
 pub(crate) mod links;
 mod rate_based;
@@ -181,7 +181,12 @@ impl Parts {
         let feedback_route = self.add_route(feedback_links, sender_node);
 
         let (ecn_mode, ecn) = ecn_of(cfg.ecn);
-        let generation = SenderConfig::for_generation(cfg.algorithm.name()).unwrap_or_default();
+        // A SCReAM flow's generation; the other flows take the library's defaults for
+        // what they share with a SCReAM sender (packet sizes, queue limits).
+        let generation = cfg
+            .algorithm
+            .generation()
+            .map_or_else(SenderConfig::default, Generation::sender_config);
         let mut sender_cfg = SenderConfig {
             ecn: ecn_mode,
             improvements: improvements_of(&cfg.improvements).map_err(|e| SimError::Param {
@@ -270,8 +275,8 @@ impl Parts {
                 tcp::endpoints(cfg, &at, seed)
             }
             // A SCReAM sender of the generation the algorithm names (its
-            // configuration came from `SenderConfig::for_generation` above).
-            Algorithm::ScreamV2 | Algorithm::ScreamV1 | Algorithm::ScreamDraft00 => {
+            // configuration came from `Generation::sender_config` above).
+            Algorithm::Scream(_) => {
                 let sender_err = |source| SimError::Sender {
                     key: key.clone(),
                     source,

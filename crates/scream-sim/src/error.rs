@@ -1,8 +1,8 @@
 //! Errors of building a simulation from a scenario, or of writing its logs.
 
 use crate::scenario::ValidationError;
-use crate::source::FrameTraceError;
 use scream_netmodel::TraceError;
+use scream_traffic::source::FrameTraceError;
 
 /// Why a scenario could not be run. Each variant names the scenario key at fault.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -23,13 +23,10 @@ pub mod manifest;
 pub mod metrics;
 pub mod output;
 pub mod packet;
-mod rate_control;
 mod route;
 pub mod scenario;
-pub mod source;
 mod summarize;
 pub mod summary;
-mod tcp;
 mod wakes;
 pub mod world;
 

@@ -5,7 +5,7 @@ use crate::compat::FeedbackMsg;
 use scream::{Duration, Ecn, Instant};
 use scream_netmodel::NetPacket;
 
-pub use crate::tcp::{TcpAck, TcpData};
+pub use scream_traffic::tcp::{TcpAck, TcpData};
 
 /// RTP metadata of a media packet, and what the simulator needs to follow its frame.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -9,6 +9,11 @@ use scream_sim::scenario::{Algorithm, Scenario};
 mod common;
 use common::overrides;
 
+/// The flow algorithm of this generation.
+fn algorithm() -> Algorithm {
+    Algorithm::named("scream-draft00").expect("a generation of the library")
+}
+
 /// Seconds each scenario is squeezed into.
 const SECONDS: f64 = 4.0;
 
@@ -30,8 +35,8 @@ fn as_draft00(name: &str, text: &str) -> Scenario {
     for f in &mut s.flows {
         f.start_s *= k;
         f.stop_s *= k;
-        if f.algorithm == Algorithm::ScreamV2 {
-            f.algorithm = Algorithm::ScreamDraft00;
+        if f.algorithm == Algorithm::default() {
+            f.algorithm = algorithm();
             f.improvements.clear();
             f.params.retain(|p, _| known.contains(&p.as_str()));
         }

@@ -11,6 +11,11 @@ mod common;
 use common::overrides;
 use scream_sim::{Scenario, run};
 
+/// The flow algorithm of this generation.
+fn algorithm() -> Algorithm {
+    Algorithm::named("scream-v1").expect("a generation of the library")
+}
+
 /// Simulated seconds per scenario.
 const SECONDS: f64 = 4.0;
 
@@ -30,8 +35,8 @@ fn v1_variant(name: &str, text: &str) -> Scenario {
     for f in &mut s.flows {
         f.start_s *= k;
         f.stop_s *= k;
-        if f.algorithm == Algorithm::ScreamV2 {
-            f.algorithm = Algorithm::ScreamV1;
+        if f.algorithm == Algorithm::default() {
+            f.algorithm = algorithm();
             f.improvements.clear();
             f.params.retain(|p, _| known.contains(&p.as_str()));
         }
@@ -44,13 +49,13 @@ fn every_builtin_scenario_runs_with_scream_v1() {
     for b in BUILTINS {
         let s = v1_variant(b.name, b.text);
         assert!(
-            s.flows.iter().any(|f| f.algorithm == Algorithm::ScreamV1),
+            s.flows.iter().any(|f| f.algorithm == algorithm()),
             "{}: no SCReAM flow",
             b.name
         );
         let r = run(&s, 1, None).unwrap_or_else(|e| panic!("{}: {e}", b.name));
         for (f, cfg) in r.summary.flows.iter().zip(&s.flows) {
-            if cfg.algorithm != Algorithm::ScreamV1 {
+            if cfg.algorithm != algorithm() {
                 continue;
             }
             assert_eq!(f.algorithm, "scream-v1");

@@ -8,7 +8,7 @@ use scream::sender::{EcnMode, Improvements, MediaFrame, Sender, SenderConfig, St
 use scream::{Bitrate, Duration, Instant};
 use scream_net::{Clock, Encoder, MediaSender, MediaSenderConfig};
 use scream_records::Sample;
-use scream_sim::source::{Video, load_frame_sizes};
+use scream_traffic::source::{Video, load_frame_sizes};
 
 use super::output::{RunFiles, Series};
 use super::{SEND_DEFAULT_DURATION_S, any_addr_for, mbps, parse_addr, say};
@@ -51,8 +51,7 @@ pub(crate) struct SendArgs {
     /// Highest target bitrate, Mbit/s.
     #[arg(long, default_value_t = 20.0)]
     max_rate: f64,
-    /// Sender generation: scream-v2, scream-v1 or scream-draft00.
-    #[arg(long, default_value = "scream-v2")]
+    #[arg(long, default_value = "scream-v2", help = generation_help())]
     generation: String,
     #[arg(long, value_delimiter = ',', value_name = "LIST", help = improvements_help())]
     improvements: Option<Vec<String>>,
@@ -127,6 +126,13 @@ fn random_u32() -> u32 {
 const IMPROVED_GENERATION: &str = "scream-v2";
 
 /// `--improvements`' help, naming the default set as the library declares it.
+fn generation_help() -> String {
+    format!(
+        "Sender generation: {}",
+        scream::sender::GENERATION_NAMES.join(", ")
+    )
+}
+
 fn improvements_help() -> String {
     format!(
         "Sender improvements, comma-separated: names from docs/scenarios.md, `all` or \

@@ -320,7 +320,7 @@ impl Case {
         let flows = (0..n)
             .map(|i| FlowConfig {
                 name: format!("flow{i}"),
-                algorithm: Algorithm::ScreamV2,
+                algorithm: Algorithm::default(),
                 ecn: self.mode.ecn(),
                 start_s: if n > 1 {
                     SHARED_LAST_START_S * i as f64 / (n - 1) as f64

@@ -10,13 +10,13 @@ use crate::scenario::load::SYNTHETIC_TRACE_PREFIX;
 use crate::scenario::{
     DEFAULT_CAPACITY_MBPS, DEFAULT_ONE_WAY_DELAY_MS, LinkConfig, QueueConfig, QueueKind, Scenario,
 };
-use crate::source::frame_trace::resolve_path;
 use scream::{Bitrate, Duration, Instant};
 use scream_netmodel::queue::{Codel, DualPi2, DualPi2Params, EcnThreshold, Fifo, L4sRamp};
 use scream_netmodel::{
     Capacity, DirectedLink, Jitter, LossModel, NetPacket, PathEffects, ProbabilitySchedule, Queue,
     QueueLimit, RateSchedule, TableSpec, load_capacity_trace_with_time_unit, synthetic,
 };
+use scream_traffic::source::frame_trace::resolve_path;
 
 /// A directed link with what the world keeps beside it.
 #[derive(Debug)]

@@ -7,12 +7,12 @@ use crate::endpoint::{
     StreamLimits,
 };
 use crate::error::SimError;
-use crate::rate_control::RateController;
-use crate::rate_control::gcc::{Gcc, GccConfig};
-use crate::rate_control::nada::{Nada, NadaConfig};
 use crate::scenario::{Algorithm, Scenario, StreamConfig};
 use scream::Bitrate;
 use scream::sender::SenderConfig;
+use scream_traffic::rate_control::RateController;
+use scream_traffic::rate_control::gcc::{Gcc, GccConfig};
+use scream_traffic::rate_control::nada::{Nada, NadaConfig};
 
 /// One stream of a baseline flow as the builder hands it over: its configuration, its
 /// global index, its SSRC and the key its source is configured under.

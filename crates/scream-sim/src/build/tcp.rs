@@ -6,7 +6,7 @@ use scream_netmodel::rng::RngStream;
 use super::{ecn_of, ms};
 use crate::endpoint::{Endpoint, TcpReceiverNode, TcpSenderNode};
 use crate::scenario::{Algorithm, EcnSetting, FlowConfig, TcpTraffic};
-use crate::tcp::{
+use scream_traffic::tcp::{
     EcnUse, HEADER_BYTES, LawKind, OnOff, SenderConfig, TcpReceiver, TcpSender, Traffic,
 };
 

@@ -1,7 +1,7 @@
 //! A media stream inside a sending endpoint: its source and the clock of its frames.
 
-use crate::source::Source;
 use scream::{Duration, Instant};
+use scream_traffic::source::Source;
 
 /// When a stream's frames (or audio packets) are produced: `first + k * period`, up to
 /// (not including) `stop`, leaving out the instants inside a pause.

@@ -1,10 +1,10 @@
-//! TCP endpoints: the sender and receiver models of `crate::tcp` as nodes, their
+//! TCP endpoints: the sender and receiver models of `scream_traffic::tcp` as nodes, their
 //! segments and ACKs as packets on the flow's routes.
 
 use crate::metrics::Sample;
 use crate::packet::{Body, Packet};
-use crate::tcp::{HEADER_BYTES, TcpReceiver, TcpSender};
 use scream::{Ecn, Instant};
+use scream_traffic::tcp::{HEADER_BYTES, TcpReceiver, TcpSender};
 
 /// A TCP sender node.
 #[derive(Debug)]

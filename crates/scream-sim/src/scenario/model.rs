@@ -3,6 +3,7 @@
 //! rates `_mbps`/`_kbps`.
 
 use scream_netmodel::{RateUnit, TimeUnit, TraceEnd, TraceFormat};
+use scream_traffic::rate_control::gcc::GccEstimator;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -12,7 +13,7 @@ mod pairs;
 mod queue;
 mod tcp;
 
-pub use algorithm::Algorithm;
+pub use algorithm::{Algorithm, Generation};
 pub use queue::{QueueConfig, QueueKind};
 pub use tcp::{TcpFlowConfig, TcpTraffic};
 
@@ -401,7 +402,7 @@ impl Default for FlowConfig {
         let stream = StreamConfig::default();
         Self {
             name: String::new(),
-            algorithm: Algorithm::ScreamV2,
+            algorithm: Algorithm::default(),
             ecn: EcnSetting::None,
             feedback_ecn: EcnSetting::None,
             start_s: 0.0,
@@ -431,17 +432,6 @@ impl Default for FlowConfig {
 pub struct GccOptions {
     /// Arrival-time filter. Default kalman (the draft's).
     pub estimator: GccEstimator,
-}
-
-/// Which arrival-time filter a gcc flow uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GccEstimator {
-    /// The scalar Kalman filter of draft-ietf-rmcat-gcc-02 §5.3.
-    #[default]
-    Kalman,
-    /// libwebrtc's trendline estimator (least-squares slope of the smoothed delay).
-    Trendline,
 }
 
 impl FlowConfig {

@@ -281,11 +281,13 @@ fn validate_improvements(key: &str, f: &FlowConfig) -> Check {
     if f.improvements.is_empty() {
         return Ok(());
     }
-    if f.algorithm != Algorithm::ScreamV2 {
+    // The improvements are written for the default generation (SCReAM V2) only.
+    if f.algorithm != Algorithm::default() {
         return fail(
             format!("{key}.improvements"),
             format!(
-                "applies only to scream-v2 flows (this flow is {})",
+                "applies only to {} flows (this flow is {})",
+                Algorithm::default().name(),
                 f.algorithm.name()
             ),
         );

@@ -50,17 +50,17 @@ pub fn idle_mean_s(sources: usize, object_bytes: f64, load_mbps: f64) -> f64 {
 }
 
 fn parse_algorithm(name: &str) -> Result<Algorithm, String> {
-    let algorithm: Algorithm = serde_json::from_value(serde_json::Value::String(name.into()))
-        .map_err(|_| {
-            format!(
-                "--algorithms {name}: unknown algorithm (video: scream-v2, scream-v1, \
-                 scream-draft00, gcc, nada)"
-            )
-        })?;
-    if algorithm.is_tcp() || algorithm == Algorithm::Cbr {
+    let video = || Algorithm::video_names().join(", ");
+    let algorithm = Algorithm::named(name).ok_or_else(|| {
+        format!(
+            "--algorithms {name}: unknown algorithm (video: {})",
+            video()
+        )
+    })?;
+    if !algorithm.controls_video() {
         return Err(format!(
-            "--algorithms {name}: not a video congestion controller (scream-v2, scream-v1, \
-             scream-draft00, gcc, nada)"
+            "--algorithms {name}: not a video congestion controller ({})",
+            video()
         ));
     }
     Ok(algorithm)

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 use scream::{Duration, Feedback, Instant, PacketStatus};
 
-use crate::rate_control::{Arrival, PacketResult};
+use scream_traffic::rate_control::{Arrival, PacketResult};
 
 /// Most packets remembered: at 20 Mbit/s of 1 kB packets, about 6 s. An older packet
 /// that was never reported is forgotten (counted in `expired`).

@@ -1,6 +1,6 @@
 use super::history::{MAX_HISTORY, SendHistory};
-use crate::rate_control::{Arrival, PacketResult};
 use scream::{Duration, Ecn, Feedback, Instant, PacketReport, PacketStatus, RemoteInstant};
+use scream_traffic::rate_control::{Arrival, PacketResult};
 
 const SSRC: u32 = 0x5c00_0000;
 

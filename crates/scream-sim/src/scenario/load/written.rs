@@ -8,8 +8,7 @@ use toml_edit::{DocumentMut, Item};
 
 use super::diagnose::{self, Context};
 use super::{ScenarioError, item_at};
-use crate::rate_control::tunables_of;
-use crate::scenario::model::{Algorithm, QueueKind};
+use crate::scenario::model::{Algorithm, Generation, QueueKind};
 
 /// The first problem with the keys written in `doc`.
 pub(super) fn check(doc: &DocumentMut, ctx: &Context<'_>) -> Result<(), ScenarioError> {
@@ -48,40 +47,39 @@ enum Takes {
 
 /// What `[flows.params]` of a flow running `algorithm` may name.
 fn takes(algorithm: &str) -> Takes {
-    use serde::Deserialize;
-    use serde::de::IntoDeserializer;
-    let parsed: Result<Algorithm, serde::de::value::Error> =
-        Algorithm::deserialize(algorithm.into_deserializer());
-    let sender = |generation: &str| Takes::Named {
+    let sender = |generation: Generation| Takes::Named {
         what: "sender".to_owned(),
-        names: scream::sender::SenderConfig::for_generation(generation)
-            .unwrap_or_default()
+        names: generation
+            .sender_config()
             .param_names()
             .iter()
             .map(|n| (*n).to_owned())
             .collect(),
     };
-    match parsed {
-        Ok(Algorithm::Cbr) => Takes::Only {
+    match Algorithm::named(algorithm) {
+        Some(Algorithm::Cbr) => Takes::Only {
             names: crate::build::CBR_PARAMS,
             reads: "only mss_bytes (the payload of its packets)",
             why: "it has no congestion control to tune",
         },
-        Ok(a) if a.is_tcp() => Takes::Only {
+        Some(a) if a.is_tcp() => Takes::Only {
             names: &[],
             reads: "nothing",
             why: "a TCP flow is set in [flows.tcp]",
         },
-        Ok(a) => match tunables_of(a) {
-            Some(tunables) => Takes::Named {
-                what: a.name().to_owned(),
-                names: tunables.iter().map(|t| t.name.to_owned()).collect(),
-            },
-            None => sender(a.name()),
+        Some(Algorithm::Scream(generation)) => sender(generation),
+        Some(a) => Takes::Named {
+            what: a.name().to_owned(),
+            names: a
+                .tunables()
+                .unwrap_or_default()
+                .iter()
+                .map(|t| t.name.to_owned())
+                .collect(),
         },
         // An unknown algorithm is reported by the schema check, with a suggestion;
-        // until then its parameters are read as SCReAM V2's.
-        Err(_) => sender("scream-v2"),
+        // until then its parameters are read as the default generation's.
+        None => sender(Generation::library_default()),
     }
 }
 
@@ -91,9 +89,8 @@ fn takes(algorithm: &str) -> Takes {
 fn check_params(root: &Item, ctx: &Context<'_>) -> Result<(), ScenarioError> {
     for i in 0..entries(root, "flows") {
         let flow = |key: &str| item_at(root, &segs(&["flows", &i.to_string(), key]));
-        let algorithm = flow("algorithm")
-            .and_then(Item::as_str)
-            .unwrap_or("scream-v2");
+        let default = Algorithm::default().name();
+        let algorithm = flow("algorithm").and_then(Item::as_str).unwrap_or(default);
         let params_path = segs(&["flows", &i.to_string(), "params"]);
         let Some(params) = item_at(root, &params_path).and_then(Item::as_table_like) else {
             continue;

@@ -44,7 +44,7 @@ impl Default for TcpFlowConfig {
             idle_mean_s: 10.0,
             mss_bytes: 1448,
             delayed_ack: true,
-            min_rto_ms: crate::tcp::LINUX_MIN_RTO.as_secs_f64() * 1e3,
+            min_rto_ms: scream_traffic::tcp::LINUX_MIN_RTO.as_secs_f64() * 1e3,
         }
     }
 }

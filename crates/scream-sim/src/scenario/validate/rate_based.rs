@@ -2,7 +2,6 @@
 //! only, their own tunables by name, and `[flows.gcc]` on gcc flows only.
 
 use super::{Check, fail};
-use crate::rate_control::tunables_of;
 use crate::scenario::model::{Algorithm, FlowConfig, SourceKind};
 
 pub(super) fn validate_rate_based(key: &str, f: &FlowConfig) -> Check {
@@ -15,7 +14,7 @@ pub(super) fn validate_rate_based(key: &str, f: &FlowConfig) -> Check {
             ),
         );
     }
-    let Some(tunables) = tunables_of(f.algorithm) else {
+    let Some(tunables) = f.algorithm.tunables() else {
         return Ok(());
     };
     let name = f.algorithm.name();

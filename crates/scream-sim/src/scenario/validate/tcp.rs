@@ -183,7 +183,7 @@ mod tests {
 
     #[test]
     fn the_tcp_table_belongs_to_tcp_flows() {
-        let mut s = tcp(Algorithm::ScreamV2);
+        let mut s = tcp(Algorithm::default());
         s.flows[0].tcp = Some(TcpFlowConfig::default());
         assert_eq!(
             refusal(&s),

@@ -4,8 +4,8 @@
 use scream_netmodel::{TableSpec, TimeUnit, table_facts};
 
 use crate::scenario::model::{LinkConfig, Scenario};
-use crate::source::frame_trace::resolve_path;
 use scream_netmodel::keys::number;
+use scream_traffic::source::frame_trace::resolve_path;
 
 /// Fastest peak rate a capacity trace plausibly holds, bit/s: 100 Gbit/s, beyond any
 /// access or cellular link measured for media. A peak above it is most likely a

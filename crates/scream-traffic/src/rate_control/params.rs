@@ -5,24 +5,24 @@
 
 /// What one tunable is, for errors and documentation.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Tunable {
+pub struct Tunable {
     /// Name as a flow's `params` table takes it.
-    pub(crate) name: &'static str,
+    pub name: &'static str,
     /// Unit of the number: `ms`, `1` (a ratio or gain), `bit/s`.
-    pub(crate) unit: &'static str,
+    pub unit: &'static str,
     /// Default value.
-    pub(crate) default: f64,
+    pub default: f64,
     /// Lowest allowed value.
-    pub(crate) min: f64,
+    pub min: f64,
     /// Highest allowed value.
-    pub(crate) max: f64,
+    pub max: f64,
     /// Where the default comes from.
-    pub(crate) source: &'static str,
+    pub source: &'static str,
 }
 
 impl Tunable {
     /// `Err(reason)` when `v` lies outside `[min, max]` (or is not finite).
-    pub(crate) fn check(&self, v: f64) -> Result<(), String> {
+    pub fn check(&self, v: f64) -> Result<(), String> {
         if v.is_finite() && v >= self.min && v <= self.max {
             return Ok(());
         }
@@ -43,7 +43,7 @@ impl Tunable {
 /// ```text
 /// tunables! {
 ///     /// Struct docs.
-///     pub(crate) struct Name {
+///     pub struct Name {
 ///         /// doc
 ///         field: unit "ms", default 10.0, range [1.0, 100.0], source "RFC x §y";
 ///     }
@@ -52,7 +52,7 @@ impl Tunable {
 macro_rules! tunables {
     (
         $(#[$meta:meta])*
-        pub(crate) struct $name:ident {
+        pub struct $name:ident {
             $(
                 $(#[doc = $doc:literal])*
                 $field:ident : unit $unit:literal, default $default:expr,
@@ -62,7 +62,7 @@ macro_rules! tunables {
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq)]
-        pub(crate) struct $name {
+        pub struct $name {
             $(
                 $(#[doc = $doc])*
                 #[doc = ""]
@@ -82,7 +82,7 @@ macro_rules! tunables {
 
         impl $name {
             /// Every tunable, in declaration order.
-            pub(crate) const TUNABLES: &'static [$crate::rate_control::params::Tunable] = &[$(
+            pub const TUNABLES: &'static [$crate::rate_control::params::Tunable] = &[$(
                 $crate::rate_control::params::Tunable {
                     name: stringify!($field),
                     unit: $unit,
@@ -94,7 +94,7 @@ macro_rules! tunables {
             )*];
 
             /// Sets tunable `name` to `v` after checking its range; `Err` names why.
-            pub(crate) fn set(&mut self, name: &str, v: f64) -> Result<(), String> {
+            pub fn set(&mut self, name: &str, v: f64) -> Result<(), String> {
                 let Some(t) = Self::TUNABLES.iter().find(|t| t.name == name) else {
                     let known: Vec<&str> = Self::TUNABLES.iter().map(|t| t.name).collect();
                     return Err(format!("unknown parameter (known: {})", known.join(", ")));

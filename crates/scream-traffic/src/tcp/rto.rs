@@ -9,7 +9,7 @@ pub(crate) const INITIAL_RTO: Duration = Duration::from_millis(1000);
 pub(crate) const MAX_RTO: Duration = Duration::from_millis(60_000);
 /// Linux's lower bound on the RTO (`TCP_RTO_MIN`, 200 ms), the default of
 /// `min_rto_ms`; RFC 6298 §2.4 asks for 1 s, which no widespread stack uses.
-pub(crate) const LINUX_MIN_RTO: Duration = Duration::from_millis(200);
+pub const LINUX_MIN_RTO: Duration = Duration::from_millis(200);
 /// RFC 6298 §2: α, the gain of SRTT.
 const ALPHA: f64 = 1.0 / 8.0;
 /// RFC 6298 §2: β, the gain of RTTVAR.

@@ -26,7 +26,7 @@ pub(crate) fn initial_window(mss: u32) -> u64 {
 
 /// How a sender uses ECN.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum EcnUse {
+pub enum EcnUse {
     /// Not-ECT; loss is the only signal.
     None,
     /// ECT(0), ECE/CWR (RFC 3168).
@@ -37,24 +37,28 @@ pub(crate) enum EcnUse {
 
 /// What a sender needs to know at construction.
 #[derive(Debug, Clone)]
-pub(crate) struct SenderConfig {
-    pub(crate) law: LawKind,
-    pub(crate) ecn: EcnUse,
+pub struct SenderConfig {
+    /// Congestion law.
+    pub law: LawKind,
+    /// Which ECN the connection negotiated (none, classic or accurate for L4S).
+    pub ecn: EcnUse,
     /// Payload bytes per full segment.
-    pub(crate) mss: u32,
+    pub mss: u32,
     /// Bytes each segment adds on the wire (IP and TCP headers with options).
-    pub(crate) header_bytes: u32,
-    pub(crate) min_rto: Duration,
-    pub(crate) traffic: Traffic,
+    pub header_bytes: u32,
+    /// Floor of the retransmission timeout (RFC 6298 says 1 s; Linux uses 200 ms).
+    pub min_rto: Duration,
+    /// What the application writes.
+    pub traffic: Traffic,
     /// The application writes from `start` and nothing new from `stop` on.
-    pub(crate) active: (Instant, Instant),
+    pub active: (Instant, Instant),
     /// Global index of the flow's stream, written into every segment.
-    pub(crate) stream: u32,
+    pub stream: u32,
 }
 
 /// A TCP sender.
 #[derive(Debug, Clone)]
-pub(crate) struct TcpSender {
+pub struct TcpSender {
     law: Law,
     w: Window,
     rto: RtoEstimator,
@@ -82,13 +86,14 @@ pub(crate) struct TcpSender {
     next_send: Option<Instant>,
     last_send: Option<Instant>,
     /// Retransmission timeouts so far.
-    pub(crate) timeouts: u64,
+    pub timeouts: u64,
     /// Segments sent again (fast retransmit, partial ACKs, after a timeout).
-    pub(crate) retransmissions: u64,
+    pub retransmissions: u64,
 }
 
 impl TcpSender {
-    pub(crate) fn new(cfg: SenderConfig) -> Self {
+    /// A sender with the initial window, nothing sent yet.
+    pub fn new(cfg: SenderConfig) -> Self {
         let mss = f64::from(cfg.mss);
         Self {
             law: Law::new(cfg.law),
@@ -131,7 +136,7 @@ impl TcpSender {
     }
 
     /// Congestion window, bytes.
-    pub(crate) fn cwnd(&self) -> f64 {
+    pub fn cwnd(&self) -> f64 {
         self.w.cwnd
     }
 
@@ -142,12 +147,12 @@ impl TcpSender {
     }
 
     /// Bytes sent and not yet acknowledged.
-    pub(crate) fn bytes_in_flight(&self) -> u64 {
+    pub fn bytes_in_flight(&self) -> u64 {
         self.flight()
     }
 
     /// Smoothed RTT, once measured.
-    pub(crate) fn srtt(&self) -> Option<Duration> {
+    pub fn srtt(&self) -> Option<Duration> {
         self.rto.srtt()
     }
 
@@ -164,7 +169,7 @@ impl TcpSender {
     }
 
     /// Timers: the flow's start, the next on-off object, the retransmission timeout.
-    pub(crate) fn handle_timeout(&mut self, now: Instant) {
+    pub fn handle_timeout(&mut self, now: Instant) {
         let (start, stop) = self.cfg.active;
         if !self.started && now >= start {
             self.started = true;
@@ -210,7 +215,7 @@ impl TcpSender {
     }
 
     /// An ACK arrived at `now`.
-    pub(crate) fn handle_ack(&mut self, now: Instant, ack: &TcpAck) {
+    pub fn handle_ack(&mut self, now: Instant, ack: &TcpAck) {
         let ack_no = ack.ack.min(self.snd_max);
         let ce_bytes = if self.cfg.ecn == EcnUse::L4s {
             let delta = ack.ce_bytes.wrapping_sub(self.last_ce_bytes);
@@ -322,7 +327,7 @@ impl TcpSender {
     }
 
     /// The next segment to send now, with its ECN codepoint.
-    pub(crate) fn poll_transmit(&mut self, now: Instant) -> Option<(TcpData, Ecn)> {
+    pub fn poll_transmit(&mut self, now: Instant) -> Option<(TcpData, Ecn)> {
         if !self.started {
             return None;
         }
@@ -408,7 +413,7 @@ impl TcpSender {
     }
 
     /// The next instant something is due: the start, an object, the RTO, the pacer.
-    pub(crate) fn poll_timeout(&self) -> Option<Instant> {
+    pub fn poll_timeout(&self) -> Option<Instant> {
         let start = (!self.started).then_some(self.cfg.active.0);
         [start, self.next_object, self.rto_deadline, self.next_send]
             .into_iter()

@@ -12,10 +12,10 @@ use super::prague::Prague;
 /// fractions of a segment).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Window {
-    pub(crate) cwnd: f64,
-    pub(crate) ssthresh: f64,
+    pub cwnd: f64,
+    pub ssthresh: f64,
     /// Sender maximum segment size, bytes.
-    pub(crate) mss: f64,
+    pub mss: f64,
 }
 
 impl Window {
@@ -53,7 +53,7 @@ impl Reno {
 
 /// Which law a sender runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum LawKind {
+pub enum LawKind {
     /// NewReno (RFC 5681, RFC 6582).
     NewReno,
     /// CUBIC (RFC 9438).

@@ -8,7 +8,7 @@ use scream_netmodel::rng::RngStream;
 /// On-off traffic: objects of uniform size, exponential idle time between the end of
 /// one object and the start of the next.
 #[derive(Debug, Clone)]
-pub(crate) struct OnOff {
+pub struct OnOff {
     min_bytes: u64,
     max_bytes: u64,
     idle_mean: Duration,
@@ -16,7 +16,9 @@ pub(crate) struct OnOff {
 }
 
 impl OnOff {
-    pub(crate) fn new(min_bytes: u64, max_bytes: u64, idle_mean: Duration, rng: RngStream) -> Self {
+    /// Objects of `min_bytes..=max_bytes`, idle periods of mean `idle_mean`, both
+    /// drawn from `rng`.
+    pub fn new(min_bytes: u64, max_bytes: u64, idle_mean: Duration, rng: RngStream) -> Self {
         Self {
             min_bytes: min_bytes.max(1),
             max_bytes: max_bytes.max(min_bytes.max(1)),
@@ -26,14 +28,14 @@ impl OnOff {
     }
 
     /// The size of the next object, bytes, uniform in `[min, max]`.
-    pub(crate) fn object_bytes(&mut self) -> u64 {
+    pub fn object_bytes(&mut self) -> u64 {
         let span = (self.max_bytes - self.min_bytes) as f64 + 1.0;
         let draw = (self.rng.uniform() * span).floor() as u64;
         self.min_bytes + draw.min(self.max_bytes - self.min_bytes)
     }
 
     /// The idle time before the next object, exponential with the configured mean.
-    pub(crate) fn idle(&mut self) -> Duration {
+    pub fn idle(&mut self) -> Duration {
         // 1 − u lies in (0, 1], so the logarithm is finite.
         let u = 1.0 - self.rng.uniform();
         let s = -self.idle_mean.as_secs_f64() * u.ln();
@@ -43,7 +45,7 @@ impl OnOff {
 
 /// The application's pattern.
 #[derive(Debug, Clone)]
-pub(crate) enum Traffic {
+pub enum Traffic {
     /// Always data to send while the flow is active.
     Bulk,
     /// Objects and idle times (boxed: the random stream is large).

@@ -20,7 +20,7 @@ tunables! {
     /// NADA's tunables, set by name in a nada flow's `params`; defaults from RFC 8698's
     /// table of parameters (Table 3, §4.1). RMIN and RMAX are the flow's min and max
     /// bitrate, FPS its source's frame rate.
-    pub(crate) struct NadaConfig {
+    pub struct NadaConfig {
         /// PRIO, weight of priority of the flow.
         prio: unit "1", default 1.0, range [0.01, 100.0], source "RFC 8698 Table 3 PRIO";
         /// XREF, reference congestion level.
@@ -68,7 +68,7 @@ tunables! {
 
 /// Which update the last report ran (RFC 8698 §4.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Mode {
+pub enum Mode {
     /// Accelerated ramp-up: r_ref follows the receive rate up.
     RampUp,
     /// Gradual update driven by x_curr.
@@ -77,7 +77,7 @@ pub(crate) enum Mode {
 
 /// One NADA sender.
 #[derive(Debug)]
-pub(crate) struct Nada {
+pub struct Nada {
     cfg: NadaConfig,
     min: Bitrate,
     max: Bitrate,
@@ -95,7 +95,7 @@ pub(crate) struct Nada {
 impl Nada {
     /// A sender with bitrates `[min, start, max]` (RMIN, start, RMAX) whose encoder
     /// produces `fps` frames per second.
-    pub(crate) fn new(cfg: NadaConfig, [min, start, max]: [Bitrate; 3], fps: f64) -> Self {
+    pub fn new(cfg: NadaConfig, [min, start, max]: [Bitrate; 3], fps: f64) -> Self {
         let start = start.clamp(min, max);
         Self {
             received: ArrivalRate::new(from_ms(cfg.logwin_ms)),
@@ -113,7 +113,8 @@ impl Nada {
         }
     }
 
-    pub(crate) fn on_feedback(&mut self, now: Instant, results: &[PacketResult], s: SenderState) {
+    /// One feedback report's newly resolved packets, in sending order.
+    pub fn on_feedback(&mut self, now: Instant, results: &[PacketResult], s: SenderState) {
         for r in results {
             if let Some(t) = r.arrival_time() {
                 self.received.add(t, r.size_bytes);
@@ -171,7 +172,7 @@ impl Nada {
     /// queue) lowers the encoder's target and raises the sending rate, r_vin = r_ref -
     /// BETA_V 8 buffer_len FPS and r_send = r_ref + BETA_S 8 buffer_len FPS. r_vin stays
     /// within [RMIN, RMAX]; r_send only above RMIN, so that a backlog at RMAX drains.
-    pub(crate) fn on_queue(&mut self, queued_bytes: u64) {
+    pub fn on_queue(&mut self, queued_bytes: u64) {
         let backlog = 8.0 * queued_bytes as f64 * self.fps;
         let r = self.r_ref.bps();
         self.r_vin = Bitrate::from_bps(r - self.cfg.beta_v * backlog).clamp(self.min, self.max);
@@ -179,12 +180,12 @@ impl Nada {
     }
 
     /// r_vin, the encoder's target.
-    pub(crate) fn encoder_rate(&self) -> Bitrate {
+    pub fn encoder_rate(&self) -> Bitrate {
         self.r_vin
     }
 
     /// r_send, the pacer's rate.
-    pub(crate) fn sending_rate(&self) -> Bitrate {
+    pub fn sending_rate(&self) -> Bitrate {
         self.r_send
     }
 
@@ -201,11 +202,12 @@ impl Nada {
     }
 
     /// d_queue.
-    pub(crate) fn queue_delay(&self) -> Duration {
+    pub fn queue_delay(&self) -> Duration {
         self.signal.queue_delay()
     }
 
-    pub(crate) fn received_rate(&self) -> Option<Bitrate> {
+    /// r_recv, the receive rate over the recent arrivals.
+    pub fn received_rate(&self) -> Option<Bitrate> {
         self.received.rate()
     }
 

@@ -21,7 +21,7 @@ pub(crate) const RECEIVE_WINDOW_BYTES: u64 = 1 << 26;
 
 /// A TCP receiver.
 #[derive(Debug, Clone)]
-pub(crate) struct TcpReceiver {
+pub struct TcpReceiver {
     mss: u32,
     delayed_ack: bool,
     rcv_nxt: u64,
@@ -39,7 +39,9 @@ pub(crate) struct TcpReceiver {
 }
 
 impl TcpReceiver {
-    pub(crate) fn new(mss: u32, delayed_ack: bool) -> Self {
+    /// A receiver of segments of up to `mss` payload bytes, acknowledging every
+    /// second segment (with the delayed-ACK timer) when `delayed_ack`, else each one.
+    pub fn new(mss: u32, delayed_ack: bool) -> Self {
         Self {
             mss,
             delayed_ack,
@@ -56,7 +58,7 @@ impl TcpReceiver {
     }
 
     /// A data segment arrived at `now`, CE-marked if `ce`.
-    pub(crate) fn on_data(&mut self, now: Instant, seg: &TcpData, ce: bool) {
+    pub fn on_data(&mut self, now: Instant, seg: &TcpData, ce: bool) {
         // RFC 3168 §6.1.3: CWR ends the ECE latch, a CE mark (even on this very
         // segment) starts it again.
         if seg.cwr {
@@ -124,7 +126,7 @@ impl TcpReceiver {
     }
 
     /// The ACK to send now, if one is due.
-    pub(crate) fn poll_ack(&mut self, now: Instant) -> Option<TcpAck> {
+    pub fn poll_ack(&mut self, now: Instant) -> Option<TcpAck> {
         if !(self.ack_now || self.ack_due.is_some_and(|t| t <= now)) {
             return None;
         }
@@ -141,7 +143,7 @@ impl TcpReceiver {
     }
 
     /// When the delayed-ACK timer expires.
-    pub(crate) fn poll_timeout(&self) -> Option<Instant> {
+    pub fn poll_timeout(&self) -> Option<Instant> {
         self.ack_due
     }
 

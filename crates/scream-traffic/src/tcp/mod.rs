@@ -17,13 +17,13 @@ mod segment;
 mod sender;
 mod traffic;
 
-pub(crate) use law::LawKind;
-pub(crate) use receiver::TcpReceiver;
-pub(crate) use rto::LINUX_MIN_RTO;
+pub use law::LawKind;
+pub use receiver::TcpReceiver;
+pub use rto::LINUX_MIN_RTO;
 pub use segment::{TcpAck, TcpData};
-pub(crate) use sender::{EcnUse, SenderConfig, TcpSender};
-pub(crate) use traffic::{OnOff, Traffic};
+pub use sender::{EcnUse, SenderConfig, TcpSender};
+pub use traffic::{OnOff, Traffic};
 
 /// Bytes of IP and TCP headers on every segment: IPv4 (20) + TCP (20) + the timestamp
 /// option padded (12, RFC 7323 §3). A 1448-byte payload makes a 1500-byte packet.
-pub(crate) const HEADER_BYTES: u32 = 52;
+pub const HEADER_BYTES: u32 = 52;

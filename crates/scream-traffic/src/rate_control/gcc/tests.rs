@@ -45,13 +45,13 @@ fn drive(gcc: &mut Gcc, frames: std::ops::Range<u64>, extra_ms: impl Fn(u64) -> 
     seen
 }
 
-fn gcc(estimator: Estimator, start_mbps: f64) -> Gcc {
+fn gcc(estimator: GccEstimator, start_mbps: f64) -> Gcc {
     Gcc::new(GccConfig::default(), estimator, rates(start_mbps))
 }
 
 #[test]
 fn over_use_cuts_the_estimate_to_beta_times_the_received_rate() {
-    for estimator in [Estimator::Kalman, Estimator::Trendline] {
+    for estimator in [GccEstimator::Kalman, GccEstimator::Trendline] {
         let mut g = gcc(estimator, 1.0);
         drive(&mut g, 0..100, |_| 0.0);
         assert_eq!(
@@ -76,7 +76,7 @@ fn over_use_cuts_the_estimate_to_beta_times_the_received_rate() {
 
 #[test]
 fn kalman_and_trendline_both_detect_a_queue_build_up_but_not_a_flat_delay() {
-    for estimator in [Estimator::Kalman, Estimator::Trendline] {
+    for estimator in [GccEstimator::Kalman, GccEstimator::Trendline] {
         let mut g = gcc(estimator, 1.0);
         let flat = drive(&mut g, 0..200, |_| 0.0);
         assert!(!flat.contains(&Usage::Over), "{estimator:?}: {flat:?}");
@@ -88,7 +88,7 @@ fn kalman_and_trendline_both_detect_a_queue_build_up_but_not_a_flat_delay() {
 
 #[test]
 fn under_use_holds_the_estimate() {
-    for estimator in [Estimator::Kalman, Estimator::Trendline] {
+    for estimator in [GccEstimator::Kalman, GccEstimator::Trendline] {
         let mut g = gcc(estimator, 1.0);
         // A standing queue of 100 ms, built at 2 ms per frame, drains at 5 ms per frame.
         let queue = |f: u64| match f {
@@ -273,7 +273,7 @@ fn loss_based_estimate_follows_the_two_and_ten_percent_thresholds() {
 fn target_is_the_smaller_estimate_within_the_flow_range() {
     let mut g = Gcc::new(
         GccConfig::default(),
-        Estimator::Kalman,
+        GccEstimator::Kalman,
         [0.5, 1.0, 1.2].map(Bitrate::from_mbps),
     );
     drive(&mut g, 0..500, |_| 0.0);

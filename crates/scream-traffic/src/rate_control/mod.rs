@@ -2,36 +2,37 @@
 //! (draft-ietf-rmcat-gcc-02) and NADA (RFC 8698), both sans-I/O and both run at the
 //! sender from RFC 8888 per-packet feedback.
 //!
-//! The sending endpoint (`crate::endpoint::RateSender`) turns each feedback report into
+//! The sending endpoint (the simulator's rate-based sender) turns each feedback report into
 //! per-packet [`PacketResult`]s — when the packet left, when it arrived on the
 //! receiver's clock or that it was lost, its size and ECN mark — and hands them to the
 //! [`RateController`], which answers with a target bitrate for the encoder and a rate
 //! for the pacer. Call order: `on_feedback` for every report, then read `target`,
 //! `pacing_rate` and `queue_delay`.
 
-pub(crate) mod gcc;
-pub(crate) mod nada;
-pub(crate) mod params;
+pub mod gcc;
+pub mod nada;
+mod params;
 mod window;
 
+pub use params::Tunable;
 pub(crate) use window::ArrivalRate;
 
 use scream::{Bitrate, Duration, Ecn, Instant, RemoteInstant};
 
 /// What the feedback says of one sent packet.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct PacketResult {
+pub struct PacketResult {
     /// When the sender released it (sender's clock).
-    pub(crate) sent: Instant,
+    pub sent: Instant,
     /// Its fate.
-    pub(crate) arrival: Arrival,
+    pub arrival: Arrival,
     /// Size on the wire, bytes.
-    pub(crate) size_bytes: u32,
+    pub size_bytes: u32,
 }
 
 /// The fate of a packet as the feedback reports it.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Arrival {
+pub enum Arrival {
     /// Received at this time of the receiver's clock, with this ECN codepoint.
     At(RemoteInstant, Ecn),
     /// Received, but its arrival time did not fit the report (RFC 8888 §3.1, 0x1FFF).
@@ -42,12 +43,12 @@ pub(crate) enum Arrival {
 
 impl PacketResult {
     /// Whether the packet arrived.
-    pub(crate) fn received(&self) -> bool {
+    pub fn received(&self) -> bool {
         !matches!(self.arrival, Arrival::Lost)
     }
 
     /// Whether it arrived marked CE.
-    pub(crate) fn ce(&self) -> bool {
+    pub fn ce(&self) -> bool {
         matches!(
             self.arrival,
             Arrival::At(_, Ecn::Ce) | Arrival::Untimed(Ecn::Ce)
@@ -55,7 +56,7 @@ impl PacketResult {
     }
 
     /// The arrival time, when known.
-    pub(crate) fn arrival_time(&self) -> Option<RemoteInstant> {
+    pub fn arrival_time(&self) -> Option<RemoteInstant> {
         match self.arrival {
             Arrival::At(t, _) => Some(t),
             _ => None,
@@ -64,7 +65,7 @@ impl PacketResult {
 
     /// One-way delay in ns as the two unrelated clocks show it: only differences
     /// between such values mean anything (the clock offset cancels).
-    pub(crate) fn apparent_delay_ns(&self) -> Option<i128> {
+    pub fn apparent_delay_ns(&self) -> Option<i128> {
         self.arrival_time()
             .map(|a| i128::from(a.as_nanos()) - i128::from(self.sent.as_nanos()))
     }
@@ -72,7 +73,7 @@ impl PacketResult {
 
 /// The controller of a rate-based sender (an enum: no dynamic dispatch per report).
 #[derive(Debug)]
-pub(crate) enum RateController {
+pub enum RateController {
     /// Google Congestion Control, draft-ietf-rmcat-gcc-02.
     Gcc(Box<gcc::Gcc>),
     /// NADA, RFC 8698.
@@ -81,16 +82,16 @@ pub(crate) enum RateController {
 
 /// What the sender tells the controller beside the feedback.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct SenderState {
+pub struct SenderState {
     /// Smoothed round-trip time.
-    pub(crate) srtt: Duration,
+    pub srtt: Duration,
     /// Bytes waiting in the sender's RTP queue (NADA's rate-shaping buffer).
-    pub(crate) queued_bytes: u64,
+    pub queued_bytes: u64,
 }
 
 impl RateController {
     /// One feedback report's newly resolved packets, in sending order.
-    pub(crate) fn on_feedback(&mut self, now: Instant, results: &[PacketResult], s: SenderState) {
+    pub fn on_feedback(&mut self, now: Instant, results: &[PacketResult], s: SenderState) {
         match self {
             Self::Gcc(c) => c.on_feedback(now, results, s),
             Self::Nada(c) => c.on_feedback(now, results, s),
@@ -98,7 +99,7 @@ impl RateController {
     }
 
     /// The sender's RTP queue changed size (NADA reshapes its rates on it).
-    pub(crate) fn on_queue(&mut self, queued_bytes: u64) {
+    pub fn on_queue(&mut self, queued_bytes: u64) {
         match self {
             Self::Gcc(_) => {}
             Self::Nada(c) => c.on_queue(queued_bytes),
@@ -106,7 +107,7 @@ impl RateController {
     }
 
     /// Target bitrate of the encoder.
-    pub(crate) fn target(&self) -> Bitrate {
+    pub fn target(&self) -> Bitrate {
         match self {
             Self::Gcc(c) => c.target(),
             Self::Nada(c) => c.encoder_rate(),
@@ -114,7 +115,7 @@ impl RateController {
     }
 
     /// Rate at which the pacer releases the RTP queue.
-    pub(crate) fn pacing_rate(&self) -> Bitrate {
+    pub fn pacing_rate(&self) -> Bitrate {
         match self {
             Self::Gcc(c) => c.pacing_rate(),
             Self::Nada(c) => c.sending_rate(),
@@ -122,7 +123,7 @@ impl RateController {
     }
 
     /// The controller's own estimate of the queueing delay on the path.
-    pub(crate) fn queue_delay(&self) -> Duration {
+    pub fn queue_delay(&self) -> Duration {
         match self {
             Self::Gcc(c) => c.queue_delay(),
             Self::Nada(c) => c.queue_delay(),
@@ -130,7 +131,7 @@ impl RateController {
     }
 
     /// The receive rate the controller measured from the feedback.
-    pub(crate) fn received_rate(&self) -> Option<Bitrate> {
+    pub fn received_rate(&self) -> Option<Bitrate> {
         match self {
             Self::Gcc(c) => c.received_rate(),
             Self::Nada(c) => c.received_rate(),
@@ -146,16 +147,4 @@ pub(crate) fn ms(d: Duration) -> f64 {
 /// A duration from (non-negative, finite) milliseconds; anything else is zero.
 pub(crate) fn from_ms(v: f64) -> Duration {
     Duration::try_from_secs_f64(v.max(0.0) * 1e-3).unwrap_or(Duration::ZERO)
-}
-
-/// The tunables a rate-based algorithm takes in `params`; `None` for other algorithms.
-pub(crate) fn tunables_of(
-    algorithm: crate::scenario::Algorithm,
-) -> Option<&'static [params::Tunable]> {
-    use crate::scenario::Algorithm;
-    match algorithm {
-        Algorithm::Gcc => Some(gcc::GccConfig::TUNABLES),
-        Algorithm::Nada => Some(nada::NadaConfig::TUNABLES),
-        _ => None,
-    }
 }

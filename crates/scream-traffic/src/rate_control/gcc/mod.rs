@@ -28,8 +28,7 @@ use aimd::RateState;
 use detector::Usage;
 
 use scream::{Bitrate, Duration, Instant};
-
-pub(crate) use crate::scenario::GccEstimator as Estimator;
+use serde::{Deserialize, Serialize};
 
 use super::params::tunables;
 use super::{ArrivalRate, PacketResult, SenderState, from_ms};
@@ -42,7 +41,7 @@ use trendline::Trendline;
 
 tunables! {
     /// GCC's tunables, set by name in a gcc flow's `params`.
-    pub(crate) struct GccConfig {
+    pub struct GccConfig {
         /// Packets sent within this time of a group's first packet form one group.
         burst_time_ms: unit "ms", default 5.0, range [0.0, 100.0],
             source "draft-ietf-rmcat-gcc-02 §5.2 and §5.6 Table 1 burst_time";
@@ -100,6 +99,18 @@ tunables! {
     }
 }
 
+/// Which arrival-time filter a GCC controller uses; a gcc flow names it in its
+/// `[flows.gcc]` table (`kalman` or `trendline`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GccEstimator {
+    /// The scalar Kalman filter of draft-ietf-rmcat-gcc-02 §5.3.
+    #[default]
+    Kalman,
+    /// libwebrtc's trendline estimator (least-squares slope of the smoothed delay).
+    Trendline,
+}
+
 /// The filter in use.
 #[derive(Debug, Clone)]
 enum Filter {
@@ -109,7 +120,7 @@ enum Filter {
 
 /// One GCC controller.
 #[derive(Debug)]
-pub(crate) struct Gcc {
+pub struct Gcc {
     cfg: GccConfig,
     min: Bitrate,
     max: Bitrate,
@@ -128,18 +139,14 @@ pub(crate) struct Gcc {
 
 impl Gcc {
     /// A controller for a flow with bitrates `[min, max]` starting at `start`.
-    pub(crate) fn new(
-        cfg: GccConfig,
-        estimator: Estimator,
-        [min, start, max]: [Bitrate; 3],
-    ) -> Self {
+    pub fn new(cfg: GccConfig, estimator: GccEstimator, [min, start, max]: [Bitrate; 3]) -> Self {
         let filter = match estimator {
-            Estimator::Kalman => Filter::Kalman(KalmanFilter::new(
+            GccEstimator::Kalman => Filter::Kalman(KalmanFilter::new(
                 cfg.kalman_q,
                 cfg.kalman_e0,
                 cfg.kalman_chi,
             )),
-            Estimator::Trendline => Filter::Trendline(Trendline::new(
+            GccEstimator::Trendline => Filter::Trendline(Trendline::new(
                 cfg.trendline_window.round() as usize,
                 cfg.trendline_smoothing,
                 cfg.trendline_threshold_gain,
@@ -168,7 +175,7 @@ impl Gcc {
     }
 
     /// The resolved packets of one report, in sending order.
-    pub(crate) fn on_feedback(&mut self, now: Instant, results: &[PacketResult], s: SenderState) {
+    pub fn on_feedback(&mut self, now: Instant, results: &[PacketResult], s: SenderState) {
         let (mut lost, mut total) = (0u32, 0u32);
         for r in results {
             total = total.saturating_add(1);
@@ -216,21 +223,23 @@ impl Gcc {
     }
 
     /// Target bitrate: min(A_hat, As_hat) within the flow's range.
-    pub(crate) fn target(&self) -> Bitrate {
+    pub fn target(&self) -> Bitrate {
         self.target
     }
 
-    pub(crate) fn pacing_rate(&self) -> Bitrate {
+    /// Rate of the pacer: the target times `pacing_factor`.
+    pub fn pacing_rate(&self) -> Bitrate {
         self.target.scale(self.cfg.pacing_factor)
     }
 
     /// GCC estimates no queueing delay itself; this is the one-way delay above the
     /// smallest seen, as its feedback shows it.
-    pub(crate) fn queue_delay(&self) -> Duration {
+    pub fn queue_delay(&self) -> Duration {
         self.queue_delay
     }
 
-    pub(crate) fn received_rate(&self) -> Option<Bitrate> {
+    /// R_hat, the receive rate over the last `rate_window_ms` of arrivals.
+    pub fn received_rate(&self) -> Option<Bitrate> {
         self.received.rate()
     }
 
