@@ -61,21 +61,21 @@ pub struct World {
     nodes: Vec<Node>,
     routes: Vec<Route>,
     /// The flows, in scenario order.
-    pub flows: Vec<Flow>,
+    pub(crate) flows: Vec<Flow>,
     /// Every stream of every flow, flow by flow.
-    pub streams: Vec<StreamInfo>,
+    pub(crate) streams: Vec<StreamInfo>,
     /// What happened to each stream's packets and frames.
-    pub stream_metrics: Vec<StreamMetrics>,
+    pub(crate) stream_metrics: Vec<StreamMetrics>,
     /// What happened to each flow's feedback.
-    pub feedback: Vec<FeedbackMetrics>,
+    pub(crate) feedback: Vec<FeedbackMetrics>,
     /// End of the run.
-    pub end: Instant,
+    pub(crate) end: Instant,
     sample_interval: Duration,
     window: Option<(Instant, Instant)>,
     /// Flow rows recorded so far, by time then flow then stream.
-    pub samples: Vec<Sample>,
+    pub(crate) samples: Vec<Sample>,
     /// Link rows recorded so far, by time then link then direction.
-    pub link_samples: Vec<LinkSample>,
+    pub(crate) link_samples: Vec<LinkSample>,
     /// The packet and event logs, when asked for (`set_logs`).
     logs: Option<Box<Logs>>,
 }
