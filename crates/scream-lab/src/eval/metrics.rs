@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use scream_records::stats::{jain, mean};
 use scream_sim::{RunResult, Sample, Scenario};
 
 /// Below this capacity a sample period counts as an outage, Mbit/s; stalls are only
@@ -116,8 +117,8 @@ pub fn measure(
         .iter()
         .map(|i| i.rows.iter().map(|r| r.rx_mbps).sum())
         .collect();
-    let throughput = mean(&received);
-    let usable_mean = mean(&usable);
+    let throughput = mean(received.iter().copied()).unwrap_or(0.0);
+    let usable_mean = mean(usable.iter().copied()).unwrap_or(0.0);
     let capacity: Vec<f64> = all
         .iter()
         .map(|i| i.rows.first().map_or(0.0, |r| r.capacity_mbps))
@@ -164,19 +165,11 @@ pub fn measure(
                         .filter(|r| r.t_s > from && r.t_s <= to)
                         .map(|r| r.rx_mbps)
                         .collect();
-                    mean(&rows)
+                    mean(rows.iter().copied()).unwrap_or(0.0)
                 })
                 .collect();
             jain(&shares)
         }),
-    }
-}
-
-fn mean(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        0.0
-    } else {
-        v.iter().sum::<f64>() / v.len() as f64
     }
 }
 
@@ -247,7 +240,8 @@ fn worst_recovery(
         let recovered_at = (back..until).find(|&j| {
             let from = (j + 1).saturating_sub(avg_len);
             capacity[j] >= OUTAGE_BELOW_MBPS
-                && mean(&received[from..=j]) >= RECOVERED_SHARE * usable[j]
+                && mean(received[from..=j].iter().copied()).unwrap_or(0.0)
+                    >= RECOVERED_SHARE * usable[j]
         });
         let r = Recovery {
             secs: (recovered_at.unwrap_or(until) - back) as f64 * period_s,
@@ -262,13 +256,6 @@ fn worst_recovery(
         }
     }
     worst
-}
-
-/// Jain's fairness index (Σx)² / (n Σx²); `None` without flows or traffic.
-fn jain(x: &[f64]) -> Option<f64> {
-    let sum: f64 = x.iter().sum();
-    let squares: f64 = x.iter().map(|v| v * v).sum();
-    (!x.is_empty() && squares > 0.0).then(|| sum * sum / (x.len() as f64 * squares))
 }
 
 #[cfg(test)]
@@ -358,12 +345,5 @@ mod tests {
         let r = worst_recovery(&cap, &rx, &cap, period).expect("one outage");
         assert!(!r.recovered);
         assert!((r.secs - 10.0 * period).abs() < 1e-9, "{r:?}");
-    }
-
-    #[test]
-    fn jain_is_one_for_equal_shares_and_one_over_n_for_a_hog() {
-        assert!((jain(&[3.0, 3.0]).unwrap() - 1.0).abs() < 1e-12);
-        assert!((jain(&[4.0, 0.0, 0.0, 0.0]).unwrap() - 0.25).abs() < 1e-12);
-        assert_eq!(jain(&[0.0, 0.0]), None);
     }
 }

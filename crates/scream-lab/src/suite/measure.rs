@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::cases::CaseFacts;
+use scream_records::stats::jain;
 use scream_sim::{RunResult, Sample, Scenario};
 
 /// The rate counts as converged when its average over this long ...
@@ -241,13 +242,6 @@ fn jain_window(s: &Scenario, run: &RunResult, media: &[usize]) -> Option<f64> {
     jain(&rates)
 }
 
-/// Jain's fairness index (Σx)² / (n Σx²); `None` without traffic.
-pub fn jain(x: &[f64]) -> Option<f64> {
-    let sum: f64 = x.iter().sum();
-    let squares: f64 = x.iter().map(|v| v * v).sum();
-    (!x.is_empty() && squares > 0.0).then(|| sum * sum / (x.len() as f64 * squares))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,12 +267,5 @@ mod tests {
         assert_eq!(converged_after(&series[10..], 2.0, p), None);
         assert!(converged_after(&series, 0.0, p).is_none());
         assert_eq!(converged_after(&[], 0.0, p), Some(0.0));
-    }
-
-    #[test]
-    fn jain_is_one_for_equal_shares_and_one_over_n_for_a_hog() {
-        assert!((jain(&[3.0, 3.0]).expect("traffic") - 1.0).abs() < 1e-12);
-        assert!((jain(&[4.0, 0.0, 0.0, 0.0]).expect("traffic") - 0.25).abs() < 1e-12);
-        assert_eq!(jain(&[0.0, 0.0]), None);
     }
 }

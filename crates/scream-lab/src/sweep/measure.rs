@@ -9,6 +9,7 @@
 //! would depend on the sampling period and overstate the delay.
 
 use super::columns::{Measure, Metric};
+use scream_records::stats::mean;
 use scream_records::{Sample, rows_by_flow};
 use scream_sim::summary::{CountOf, Distribution, FlowSummary};
 use scream_sim::{RunResult, Scenario};
@@ -113,10 +114,6 @@ fn per_instant<'a>(
         out.extend(value(&group));
     }
     out
-}
-
-fn mean(values: Vec<f64>) -> Option<f64> {
-    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
 /// Utilisation of the forward direction with the lowest mean capacity: the link that

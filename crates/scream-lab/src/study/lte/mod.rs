@@ -18,4 +18,4 @@ pub mod stats;
 
 pub use execute::{Cell, CellOutcome, CellResult, Options};
 pub use scenario::{Setup, TEMPLATE};
-pub use stats::{CellMetrics, UserMetrics, percentile};
+pub use stats::{CellMetrics, UserMetrics};

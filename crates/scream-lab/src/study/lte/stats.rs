@@ -5,29 +5,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use scream_records::stats::percentile;
 use scream_sim::Summary;
 
 /// Percentile of a cell over its users.
 pub const USER_PERCENTILE: f64 = 95.0;
-
-/// Nearest-rank percentile `p` (0–100] of `values` (NaN left out): the smallest value
-/// with at least `p` % of the values at or below it, as the summary's percentiles are.
-/// `None` when there is no value.
-pub fn percentile(values: &[f64], p: f64) -> Option<f64> {
-    let mut v: Vec<f64> = values.iter().copied().filter(|x| !x.is_nan()).collect();
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    let rank = (p / 100.0 * v.len() as f64).ceil().max(1.0);
-    #[expect(
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        reason = "a rank in 1..=len"
-    )]
-    let i = (rank as usize).min(v.len()) - 1;
-    Some(v[i])
-}
 
 /// One video user of a cell.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
