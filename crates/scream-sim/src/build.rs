@@ -14,7 +14,7 @@ use crate::flow::{Flow, StreamInfo};
 use crate::route::{self, Route};
 use crate::scenario::{
     ALL_IMPROVEMENTS, Algorithm, Direction, EcnSetting, FlowConfig, Generation, Scenario,
-    SourceConfig, SourceKind,
+    SourceConfig, SourceKind, StreamConfig,
 };
 use scream::sender::{
     ConfigError, EcnMode, Improvements, Sender, SenderConfig, StreamConfig as ScreamStream,
@@ -145,93 +145,22 @@ impl Parts {
     pub(crate) fn add_flow(&mut self, s: &Scenario, i: usize, seed: u64) -> Result<(), SimError> {
         let cfg: &FlowConfig = &s.flows[i];
         let key = format!("flows[{i}]");
-        let flow = i as u32;
         let name: Arc<str> = s.flow_name(i).into();
         let end = secs(s.duration_s);
-        let start = secs(cfg.start_s);
         let stop = if cfg.stop_s > 0.0 {
             secs(cfg.stop_s).min(end)
         } else {
             end
         };
-
-        let link_count = s.link_configs().len() as u32;
-        let path: Vec<u32> = if cfg.path.is_empty() {
-            (0..link_count).collect()
-        } else {
-            cfg.path
-                .iter()
-                .filter_map(|n| (0..link_count).find(|&j| s.link_name(j as usize) == *n))
-                .collect()
-        };
-        let (media_links, feedback_links): (Vec<u32>, Vec<u32>) = match cfg.direction {
-            Direction::Forward => (
-                path.iter().map(|&l| route::forward(l)).collect(),
-                path.iter().rev().map(|&l| route::reverse(l)).collect(),
-            ),
-            Direction::Reverse => (
-                path.iter().rev().map(|&l| route::reverse(l)).collect(),
-                path.iter().map(|&l| route::forward(l)).collect(),
-            ),
-        };
         // Node indices are known before the nodes exist: sender, then receiver.
         let sender_node = self.nodes.len() as u32;
         let receiver_node = sender_node + 1;
+        let (media_links, feedback_links) = route_links(s, cfg);
         let media_route = self.add_route(media_links, receiver_node);
         let feedback_route = self.add_route(feedback_links, sender_node);
-
-        let (ecn_mode, ecn) = ecn_of(cfg.ecn);
-        // A SCReAM flow's generation; the other flows take the library's defaults for
-        // what they share with a SCReAM sender (packet sizes, queue limits).
-        let generation = cfg
-            .algorithm
-            .generation()
-            .map_or_else(SenderConfig::default, Generation::sender_config);
-        let mut sender_cfg = SenderConfig {
-            ecn: ecn_mode,
-            improvements: improvements_of(&cfg.improvements).map_err(|e| SimError::Param {
-                key: format!("{key}.improvements"),
-                reason: e.to_string(),
-            })?,
-            ..generation
-        };
-        // A baseline's params are its own tunables (set in `rate_based`).
-        let sender_params = if cfg.algorithm.is_rate_based() {
-            &Default::default()
-        } else {
-            &cfg.params
-        };
-        for (param, value) in sender_params {
-            if cfg.algorithm == Algorithm::Cbr && !CBR_PARAMS.contains(&param.as_str()) {
-                return Err(SimError::Param {
-                    key: format!("{key}.params.{param}"),
-                    reason: format!(
-                        "a cbr flow reads only {} from its params (it has no congestion \
-                         control to tune)",
-                        CBR_PARAMS.join(", ")
-                    ),
-                });
-            }
-            compat::set_param(&mut sender_cfg, param, *value).map_err(|reason| {
-                SimError::Param {
-                    key: format!("{key}.params.{param}"),
-                    reason,
-                }
-            })?;
-        }
+        let sender_cfg = sender_config(cfg, &key)?;
         let streams = cfg.effective_streams(&name);
         let first_global = self.streams.len() as u32;
-        let globals: Vec<u32> = (0..streams.len() as u32)
-            .map(|j| first_global + j)
-            .collect();
-        let ssrc_of = |j: usize| 0x5c00_0000 + (flow << 8) + j as u32;
-        let source_key = |j: usize| {
-            if cfg.streams.is_empty() {
-                format!("{key}.source")
-            } else {
-                format!("{key}.streams[{j}].source")
-            }
-        };
         for st in &streams {
             self.streams.push(StreamInfo {
                 name: if cfg.streams.is_empty() {
@@ -239,127 +168,264 @@ impl Parts {
                 } else {
                     st.name.as_str().into()
                 },
-                flow,
+                flow: i as u32,
             });
         }
-
+        let plan = FlowPlan {
+            s,
+            cfg,
+            key,
+            flow: i as u32,
+            name,
+            active: (secs(cfg.start_s), stop),
+            routes: (media_route, feedback_route),
+            ecn: ecn_of(cfg.ecn).1,
+            globals: (0..streams.len() as u32)
+                .map(|j| first_global + j)
+                .collect(),
+            seed,
+        };
         let (sender, receiver) = match cfg.algorithm {
-            Algorithm::Cbr => {
-                let packet_bytes = sender_cfg.mss_bytes + RTP_HEADER_BYTES;
-                let cbr = streams
-                    .iter()
-                    .enumerate()
-                    .map(|(j, st)| {
-                        crate::endpoint::CbrStream::new(
-                            globals[j],
-                            ssrc_of(j),
-                            rate(st.start_bitrate_mbps),
-                            packet_bytes,
-                            start,
-                        )
-                    })
-                    .collect();
-                (
-                    Endpoint::Cbr(Cbr::new(cbr, flow, media_route, ecn, (start, stop))),
-                    Endpoint::Sink(Sink),
-                )
-            }
+            Algorithm::Cbr => plan.cbr(&streams, &sender_cfg),
             Algorithm::TcpNewreno | Algorithm::TcpCubic | Algorithm::TcpPrague => {
                 let at = tcp::Placement {
-                    flow,
-                    routes: (media_route, feedback_route),
-                    stream: globals[0],
-                    active: (start, stop),
-                    name: &name,
+                    flow: plan.flow,
+                    routes: plan.routes,
+                    stream: plan.globals[0],
+                    active: plan.active,
+                    name: &plan.name,
                 };
                 tcp::endpoints(cfg, &at, seed)
             }
             // A SCReAM sender of the generation the algorithm names (its
-            // configuration came from `Generation::sender_config` above).
-            Algorithm::Scream(_) => {
-                let sender_err = |source| SimError::Sender {
-                    key: key.clone(),
-                    source,
-                };
-                let mut sender = Sender::new(sender_cfg).map_err(sender_err)?;
-                let mut media = Vec::with_capacity(streams.len());
-                for (j, st) in streams.iter().enumerate() {
-                    let skey = source_key(j);
-                    let start_rate = rate(st.start_bitrate_mbps);
-                    let id = sender
-                        .add_stream(ScreamStream {
-                            ssrc: ssrc_of(j),
-                            min_bitrate: rate(st.min_bitrate_mbps),
-                            start_bitrate: start_rate,
-                            max_bitrate: rate(st.max_bitrate_mbps),
-                            priority: st.priority,
-                        })
-                        .map_err(sender_err)?;
-                    let (source, period_ns) = build_source(s, &skey, &st.source, start_rate)?;
-                    let offset = phase(
-                        &st.source,
-                        period_ns,
-                        seed,
-                        &format!("flow/{name}/{}", st.name),
-                    );
-                    let clock = FrameClock::new(start + offset, period_ns, stop)
-                        .with_pauses(pauses(&cfg.pauses));
-                    media.push((
-                        id,
-                        MediaStream {
-                            global: globals[j],
-                            source,
-                            clock,
-                        },
-                    ));
-                }
-                let receiver = scream_receiver(s, cfg, &key, flow, feedback_route, ssrc_of(0))?;
-                (
-                    Endpoint::ScreamSender(Box::new(ScreamSender::new(
-                        sender,
-                        media,
-                        flow,
-                        media_route,
-                        (start, stop),
-                    ))),
-                    receiver,
-                )
-            }
-            Algorithm::Gcc | Algorithm::Nada => {
-                let placement = Placement {
-                    flow,
-                    route: media_route,
-                    ecn,
-                    active: (start, stop),
-                };
-                let specs: Vec<rate_based::StreamSpec<'_>> = streams
-                    .iter()
-                    .enumerate()
-                    .map(|(j, st)| rate_based::StreamSpec {
-                        config: st,
-                        global: globals[j],
-                        ssrc: ssrc_of(j),
-                        source_key: source_key(j),
-                    })
-                    .collect();
-                let sender = rate_based::sender(s, &key, (seed, &name), &specs, placement)?;
-                let receiver = scream_receiver(s, cfg, &key, flow, feedback_route, ssrc_of(0))?;
-                (sender, receiver)
-            }
+            // configuration came from `Generation::sender_config`).
+            Algorithm::Scream(_) => plan.scream(&streams, sender_cfg)?,
+            Algorithm::Gcc | Algorithm::Nada => plan.rate_based(&streams)?,
         };
         let sent = self.add_node(sender);
         let received = self.add_node(receiver);
         debug_assert_eq!((sent, received), (sender_node, receiver_node));
         self.flows.push(Flow {
-            name,
+            name: plan.name,
             algorithm: cfg.algorithm,
             sender: sender_node,
-            streams: globals,
+            streams: plan.globals,
             media_route,
-            start,
+            start: plan.active.0,
             stop,
         });
         Ok(())
+    }
+}
+
+/// The directed links of a flow's media and feedback routes: its `path` (every link by
+/// default), forward links one way and reverse links back, or the other way round for
+/// a flow in the reverse direction.
+fn route_links(s: &Scenario, cfg: &FlowConfig) -> (Vec<u32>, Vec<u32>) {
+    let link_count = s.link_configs().len() as u32;
+    let path: Vec<u32> = if cfg.path.is_empty() {
+        (0..link_count).collect()
+    } else {
+        cfg.path
+            .iter()
+            .filter_map(|n| (0..link_count).find(|&j| s.link_name(j as usize) == *n))
+            .collect()
+    };
+    match cfg.direction {
+        Direction::Forward => (
+            path.iter().map(|&l| route::forward(l)).collect(),
+            path.iter().rev().map(|&l| route::reverse(l)).collect(),
+        ),
+        Direction::Reverse => (
+            path.iter().rev().map(|&l| route::reverse(l)).collect(),
+            path.iter().map(|&l| route::forward(l)).collect(),
+        ),
+    }
+}
+
+/// The sender configuration of a flow: a SCReAM flow's generation with its ECN mode,
+/// improvements and `[flows.params]`; the other flows take the library's defaults for
+/// what they share with a SCReAM sender (packet sizes, queue limits).
+fn sender_config(cfg: &FlowConfig, key: &str) -> Result<SenderConfig, SimError> {
+    let generation = cfg
+        .algorithm
+        .generation()
+        .map_or_else(SenderConfig::default, Generation::sender_config);
+    let mut sender_cfg = SenderConfig {
+        ecn: ecn_of(cfg.ecn).0,
+        improvements: improvements_of(&cfg.improvements).map_err(|e| SimError::Param {
+            key: format!("{key}.improvements"),
+            reason: e.to_string(),
+        })?,
+        ..generation
+    };
+    // A baseline's params are its own tunables (set in `rate_based`).
+    if cfg.algorithm.is_rate_based() {
+        return Ok(sender_cfg);
+    }
+    for (param, value) in &cfg.params {
+        if cfg.algorithm == Algorithm::Cbr && !CBR_PARAMS.contains(&param.as_str()) {
+            return Err(SimError::Param {
+                key: format!("{key}.params.{param}"),
+                reason: format!(
+                    "a cbr flow reads only {} from its params (it has no congestion \
+                     control to tune)",
+                    CBR_PARAMS.join(", ")
+                ),
+            });
+        }
+        compat::set_param(&mut sender_cfg, param, *value).map_err(|reason| SimError::Param {
+            key: format!("{key}.params.{param}"),
+            reason,
+        })?;
+    }
+    Ok(sender_cfg)
+}
+
+/// What every endpoint of one flow is placed with.
+struct FlowPlan<'a> {
+    s: &'a Scenario,
+    cfg: &'a FlowConfig,
+    /// `flows[i]`, for error messages.
+    key: String,
+    flow: u32,
+    name: Arc<str>,
+    /// Start and stop.
+    active: (Instant, Instant),
+    /// Media and feedback routes.
+    routes: (u32, u32),
+    /// The ECN codepoint of its media packets.
+    ecn: Ecn,
+    /// Global index of each of its streams.
+    globals: Vec<u32>,
+    seed: u64,
+}
+
+impl FlowPlan<'_> {
+    fn ssrc(&self, stream: usize) -> u32 {
+        0x5c00_0000 + (self.flow << 8) + stream as u32
+    }
+
+    fn source_key(&self, stream: usize) -> String {
+        if self.cfg.streams.is_empty() {
+            format!("{}.source", self.key)
+        } else {
+            format!("{}.streams[{stream}].source", self.key)
+        }
+    }
+
+    fn receiver(&self) -> Result<Endpoint, SimError> {
+        scream_receiver(
+            self.s,
+            self.cfg,
+            &self.key,
+            self.flow,
+            self.routes.1,
+            self.ssrc(0),
+        )
+    }
+
+    /// Paced constant-rate streams into a sink.
+    fn cbr(&self, streams: &[StreamConfig], sender_cfg: &SenderConfig) -> (Endpoint, Endpoint) {
+        let packet_bytes = sender_cfg.mss_bytes + RTP_HEADER_BYTES;
+        let cbr = streams
+            .iter()
+            .enumerate()
+            .map(|(j, st)| {
+                crate::endpoint::CbrStream::new(
+                    self.globals[j],
+                    self.ssrc(j),
+                    rate(st.start_bitrate_mbps),
+                    packet_bytes,
+                    self.active.0,
+                )
+            })
+            .collect();
+        (
+            Endpoint::Cbr(Cbr::new(
+                cbr,
+                self.flow,
+                self.routes.0,
+                self.ecn,
+                self.active,
+            )),
+            Endpoint::Sink(Sink),
+        )
+    }
+
+    /// A SCReAM sender with one media source per stream, and its receiver.
+    fn scream(
+        &self,
+        streams: &[StreamConfig],
+        sender_cfg: SenderConfig,
+    ) -> Result<(Endpoint, Endpoint), SimError> {
+        let sender_err = |source| SimError::Sender {
+            key: self.key.clone(),
+            source,
+        };
+        let mut sender = Sender::new(sender_cfg).map_err(sender_err)?;
+        let mut media = Vec::with_capacity(streams.len());
+        for (j, st) in streams.iter().enumerate() {
+            let start_rate = rate(st.start_bitrate_mbps);
+            let id = sender
+                .add_stream(ScreamStream {
+                    ssrc: self.ssrc(j),
+                    min_bitrate: rate(st.min_bitrate_mbps),
+                    start_bitrate: start_rate,
+                    max_bitrate: rate(st.max_bitrate_mbps),
+                    priority: st.priority,
+                })
+                .map_err(sender_err)?;
+            let (source, period_ns) =
+                build_source(self.s, &self.source_key(j), &st.source, start_rate)?;
+            let offset = phase(
+                &st.source,
+                period_ns,
+                self.seed,
+                &format!("flow/{}/{}", self.name, st.name),
+            );
+            let clock = FrameClock::new(self.active.0 + offset, period_ns, self.active.1)
+                .with_pauses(pauses(&self.cfg.pauses));
+            media.push((
+                id,
+                MediaStream {
+                    global: self.globals[j],
+                    source,
+                    clock,
+                },
+            ));
+        }
+        let receiver = self.receiver()?;
+        let sender = ScreamSender::new(sender, media, self.flow, self.routes.0, self.active);
+        Ok((Endpoint::ScreamSender(Box::new(sender)), receiver))
+    }
+
+    /// A GCC or NADA sender, and the SCReAM receiver whose feedback it reads.
+    fn rate_based(&self, streams: &[StreamConfig]) -> Result<(Endpoint, Endpoint), SimError> {
+        let placement = Placement {
+            flow: self.flow,
+            route: self.routes.0,
+            ecn: self.ecn,
+            active: self.active,
+        };
+        let specs: Vec<rate_based::StreamSpec<'_>> = streams
+            .iter()
+            .enumerate()
+            .map(|(j, st)| rate_based::StreamSpec {
+                config: st,
+                global: self.globals[j],
+                ssrc: self.ssrc(j),
+                source_key: self.source_key(j),
+            })
+            .collect();
+        let sender = rate_based::sender(
+            self.s,
+            &self.key,
+            (self.seed, &self.name),
+            &specs,
+            placement,
+        )?;
+        Ok((sender, self.receiver()?))
     }
 }
 
