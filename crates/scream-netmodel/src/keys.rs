@@ -4,9 +4,9 @@
 //! A scenario file (or the link emulator's command line) writes these keys; the
 //! simulator's loader reads them, checks their ranges, offers them as "did you mean"
 //! suggestions and writes them back, and the range tables of `docs/scenarios.md` are
-//! generated from them, all through the functions [`declare_keys!`] generates. Adding
-//! a key to a model is therefore one line of its declaration plus its use in the
-//! model's code; nothing else keeps a list of names by hand. The model is ns-3's
+//! generated from them, all through the functions that
+//! [`declare_keys!`](crate::declare_keys) generates. Adding a key to a model is
+//! therefore one line of its declaration plus its use in the model's code; nothing else keeps a list of names by hand. The model is ns-3's
 //! attributes and the sender's `declare_params!`.
 
 mod range;
