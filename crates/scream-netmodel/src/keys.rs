@@ -6,8 +6,9 @@
 //! suggestions and writes them back, and the range tables of `docs/scenarios.md` are
 //! generated from them, all through the functions that
 //! [`declare_keys!`](crate::declare_keys) generates. Adding a key to a model is
-//! therefore one line of its declaration plus its use in the model's code; nothing else keeps a list of names by hand. The model is ns-3's
-//! attributes and the sender's `declare_params!`.
+//! therefore one line of its declaration plus its use in the model's code; nothing
+//! else keeps a list of names by hand. The model is ns-3's attributes and the
+//! sender's `declare_params!`.
 
 mod range;
 
