@@ -228,7 +228,13 @@ fn metrics_are_the_sample_means_and_the_summary_distributions() {
     assert!(close(num("qdelay_p95_ms"), flow.queue_delay_ms.p95));
     assert!(close(num("frame_delay_p95_ms"), flow.frame_delay_ms.p95));
     assert!(close(num("ce_ratio"), flow.ce_ratio));
-    let rx = common::mean_over(&run, "video", 0.0, 3.0, |s| s.rx_mbps);
+    let rx = scream_records::stats::mean(
+        run.samples
+            .iter()
+            .filter(|s| &*s.flow == "video" && s.t_s > 0.0 && s.t_s <= 3.0)
+            .map(|s| s.rx_mbps),
+    )
+    .expect("rows of the first 3 s");
     assert!(
         close(num("throughput_mbps"), rx),
         "{} vs {rx}",
