@@ -148,10 +148,6 @@ impl<'a> FlowView<'a> {
         self.metrics.iter().map(|m| g(m)).sum::<u64>()
     }
 
-    fn merged_queue_delay(&self) -> DelayHistogram {
-        merged(self.metrics.iter().map(|m| &m.queue_delay))
-    }
-
     fn summary(&self, i: usize, report_window_s: Option<[f64; 2]>, duration: f64) -> FlowSummary {
         let f = self.flow;
         let secs = f.active_secs();
@@ -174,7 +170,8 @@ impl<'a> FlowView<'a> {
             target_bitrate_mbps: Mean {
                 mean: self.target_sum(),
             },
-            queue_delay_ms: self.merged_queue_delay().distribution_ms(CountOf::Packets),
+            queue_delay_ms: merged(self.metrics.iter().map(|m| &m.queue_delay))
+                .distribution_ms(CountOf::Packets),
             estimated_queue_delay_ms: flow_dist(|s| s.est_queue_delay_ms),
             srtt_ms: flow_dist(|s| s.srtt_ms),
             rtp_queue_delay_ms: distribution(&mut rtp_all),
