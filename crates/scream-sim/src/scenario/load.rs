@@ -272,6 +272,13 @@ pub fn load_str<T: DeserializeOwned>(
         o.apply(&mut doc)?;
     }
     let ctx = diagnose::Context::new(text, origin, overrides);
+    super::apparatus::complete(&mut doc).map_err(|e| {
+        let path: Vec<String> = e.key.split('.').map(str::to_owned).collect();
+        ScenarioError::Invalid {
+            location: ctx.locate(&path),
+            message: format!("{}: {}", e.key, e.message),
+        }
+    })?;
     check_files_exist(&mut doc, &ctx, base_dir.is_none())?;
     written::check(&doc, &ctx)?;
 

@@ -1,6 +1,7 @@
 //! Scenario descriptions: the TOML data model, its validation, its loader and the
 //! built-in scenarios.
 
+pub mod apparatus;
 pub mod builtin;
 pub mod doc_table;
 pub mod load;

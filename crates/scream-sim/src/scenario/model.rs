@@ -42,6 +42,10 @@ pub struct Scenario {
         deserialize_with = "pairs::window"
     )]
     pub report_window_s: Option<[f64; 2]>,
+    /// The test set-up this scenario reproduces (`scenario::apparatus`): its profile
+    /// supplies every key the scenario does not write.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apparatus: Option<ApparatusConfig>,
     /// Whether feedback goes through the RFC 8888 codec. Default true.
     #[serde(default = "defaults::yes")]
     pub feedback_as_bytes: bool,
@@ -60,6 +64,16 @@ pub struct Scenario {
     pub base_dir: Option<PathBuf>,
 }
 
+/// `[apparatus]`: a profile of `scenario::apparatus::PROFILES`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApparatusConfig {
+    /// The apparatus (`ericsson-testapp`).
+    pub kind: String,
+    /// The reference commit it mirrors (`ac89024`, `0924c0b`).
+    pub vintage: String,
+}
+
 impl Default for Scenario {
     /// One 10 Mbit/s bottleneck and one SCReAM video flow for 20 s.
     fn default() -> Self {
@@ -70,6 +84,7 @@ impl Default for Scenario {
             sample_interval_ms: defaults::sample_interval_ms(),
             seed: defaults::seed(),
             report_window_s: None,
+            apparatus: None,
             feedback_as_bytes: true,
             link: Some(LinkConfig::default()),
             links: Vec::new(),
