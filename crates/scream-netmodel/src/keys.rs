@@ -44,6 +44,13 @@ impl KeyValue for f64 {
     }
 }
 
+/// A flag: 1 for true, 0 for false (its range is `[0, 1]`).
+impl KeyValue for bool {
+    fn to_f64(self) -> f64 {
+        f64::from(u8::from(self))
+    }
+}
+
 impl KeyValue for u64 {
     fn to_f64(self) -> f64 {
         self as f64

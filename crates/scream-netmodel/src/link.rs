@@ -22,7 +22,8 @@ use std::collections::VecDeque;
 use crate::capacity::Capacity;
 use crate::effects::PathEffects;
 use crate::packet::NetPacket;
-use crate::queue::{Queue, QueueLimit};
+use crate::queue::netqueue::NetQueue;
+use crate::queue::{Fifo, Queue, QueueLimit};
 use crate::rng::RngStream;
 use scream::{Bitrate, Duration, Ecn, Instant};
 
@@ -102,6 +103,8 @@ pub struct DirectedLink<P> {
     output: VecDeque<(Instant, P)>,
     drops: VecDeque<Dropped<P>>,
     aqm_scratch: Vec<P>,
+    /// The reference test application's queue, in place of `queue` and the serializer.
+    netqueue: Option<NetQueue<P>>,
     stats: LinkStats,
 }
 
@@ -126,7 +129,32 @@ impl<P: NetPacket> DirectedLink<P> {
             output: VecDeque::new(),
             drops: VecDeque::new(),
             aqm_scratch: Vec::new(),
+            netqueue: None,
             stats: LinkStats::default(),
+        }
+    }
+
+    /// A link direction whose queue and serializer are the reference test
+    /// application's NetQueue ([`crate::queue::netqueue`]): it reads `capacity` as its
+    /// rate and hands packets to `effects`, which add the delay its lookahead assumed.
+    pub fn with_netqueue(
+        capacity: Capacity,
+        netqueue: NetQueue<P>,
+        limit: QueueLimit,
+        effects: PathEffects,
+        seed: u64,
+        id: &str,
+    ) -> Self {
+        Self {
+            netqueue: Some(netqueue),
+            ..Self::new(
+                capacity,
+                Queue::TailDrop(Fifo::new()),
+                limit,
+                effects,
+                seed,
+                id,
+            )
         }
     }
 
@@ -139,7 +167,11 @@ impl<P: NetPacket> DirectedLink<P> {
         self.stats.packets_in += 1;
         self.stats.bytes_in += size;
         let limit = self.limit.bytes_at(&mut self.capacity, now);
-        if let Err(packet) = self.queue.enqueue(now, packet, limit) {
+        let admitted = match &mut self.netqueue {
+            Some(nq) => nq.enqueue(now, packet, &mut self.capacity, limit),
+            None => self.queue.enqueue(now, packet, limit),
+        };
+        if let Err(packet) = admitted {
             self.stats.dropped_queue_full += 1;
             self.drops.push_back(Dropped {
                 packet,
@@ -169,6 +201,9 @@ impl<P: NetPacket> DirectedLink<P> {
     /// When the link next needs [`Self::handle_timeout`]: the end of the current
     /// serialisation, or the instant the capacity becomes positive again.
     pub fn poll_timeout(&self) -> Option<Instant> {
+        if let Some(nq) = &self.netqueue {
+            return nq.poll_timeout();
+        }
         match &self.in_service {
             Some(s) => s.done,
             None => self.stalled_until,
@@ -187,12 +222,16 @@ impl<P: NetPacket> DirectedLink<P> {
 
     /// Bytes waiting in the queue (not counting the packet being serialised).
     pub fn queue_bytes(&self) -> u64 {
-        self.queue.bytes()
+        self.netqueue
+            .as_ref()
+            .map_or_else(|| self.queue.bytes(), NetQueue::bytes)
     }
 
     /// Packets waiting in the queue.
     pub fn queue_packets(&self) -> usize {
-        self.queue.len()
+        self.netqueue
+            .as_ref()
+            .map_or_else(|| self.queue.len(), NetQueue::len)
     }
 
     /// The capacity at `now` (a mahimahi trace: its mean rate over the last 100 ms;
@@ -210,6 +249,10 @@ impl<P: NetPacket> DirectedLink<P> {
     /// serializer's own clock: after a late call it steps from one completion to the
     /// next, never beyond `now`.
     fn advance(&mut self, now: Instant) {
+        if self.netqueue.is_some() {
+            self.advance_netqueue(now);
+            return;
+        }
         let mut t = match self.stalled_until {
             Some(w) if w <= now => w,
             _ => now,
@@ -276,15 +319,34 @@ impl<P: NetPacket> DirectedLink<P> {
         });
     }
 
+    /// Hands every NetQueue release due by `now` to the path effects.
+    fn advance_netqueue(&mut self, now: Instant) {
+        while let Some(r) = self
+            .netqueue
+            .as_mut()
+            .and_then(|nq| nq.poll_release(now, &mut self.capacity))
+        {
+            if r.marked {
+                self.stats.ce_marked += 1;
+            }
+            self.leave(r.at, r.packet, r.time_at_link);
+        }
+    }
+
     fn complete(&mut self, done: Instant) {
         let Some(InService {
-            mut packet,
+            packet,
             time_at_link,
             ..
         }) = self.in_service.take()
         else {
             return;
         };
+        self.leave(done, packet, time_at_link);
+    }
+
+    /// A packet leaves the queue at `done` for the path effects.
+    fn leave(&mut self, done: Instant, mut packet: P, time_at_link: Duration) {
         self.stats.packets_out += 1;
         self.stats.bytes_out += u64::from(packet.size_bytes());
         self.stats.sojourn_peak = self.stats.sojourn_peak.max(time_at_link);

@@ -87,6 +87,10 @@ pub struct TableSpec {
     pub unit: RateUnit,
     /// What follows the last row.
     pub end: TraceEnd,
+    /// Row `i` applies during `[i x row_ns, (i + 1) x row_ns)` ns and the time column is
+    /// not read (a trace replayed faster or slower than it was recorded); `None`: the
+    /// time column places the rows.
+    pub row_ns: Option<u64>,
 }
 
 /// A trace file that could not be used.
@@ -280,9 +284,10 @@ fn parse_table(text: &str, spec: &TableSpec, time_unit: TimeUnit) -> Result<Capa
     let first = rows.first().ok_or(TraceError::Empty)?.0;
     let last = rows.last().ok_or(TraceError::Empty)?.0;
     // The last row lasts as long as the spacing before it (1 s for a single row).
-    let spacing = match rows.len() {
-        0 | 1 => 1_000_000_000,
-        n => rows[n - 1].0 - rows[n - 2].0,
+    let spacing = match (spec.row_ns, rows.len()) {
+        (Some(row), _) => row,
+        (None, 0 | 1) => 1_000_000_000,
+        (None, n) => rows[n - 1].0 - rows[n - 2].0,
     };
     let period = match spec.end {
         TraceEnd::Loop => {
@@ -337,27 +342,34 @@ fn table_rows(
         {
             continue;
         }
-        let t = field(spec.time_column, "time")? * time_unit.seconds();
         let r = field(spec.rate_column, "rate")?;
-        // As written, for the messages (both columns exist: `field` found them).
-        let (raw_t, raw_r) = (cols[spec.time_column], cols[spec.rate_column]);
+        let raw_r = cols[spec.rate_column];
+        let rate = spec.unit.to_bitrate(r);
+        check_rate(rate, raw_r, line)?;
+        if let Some(row_ns) = spec.row_ns {
+            let t_ns = (rows.len() as u64)
+                .checked_mul(row_ns)
+                .filter(|t| row_ns > 0 && *t as f64 <= MAX_TABLE_TIME_S * 1e9)
+                .ok_or_else(|| TraceError::Parse {
+                    line,
+                    reason: format!(
+                        "row {} at {row_ns} ns per row is beyond {MAX_TABLE_TIME_S:e} s",
+                        rows.len()
+                    ),
+                })?;
+            last_line = line;
+            rows.push((t_ns, rate));
+            continue;
+        }
+        let t = field(spec.time_column, "time")? * time_unit.seconds();
+        // As written, for the messages (the column exists: `field` found it).
+        let raw_t = cols[spec.time_column];
         if t > MAX_TABLE_TIME_S {
             return Err(TraceError::Parse {
                 line,
                 reason: format!(
                     "time `{raw_t}` {unit} is beyond {MAX_TABLE_TIME_S:e} s (about 317 years), \
                      the latest whose nanoseconds fit in 64 bits"
-                ),
-            });
-        }
-        let rate = spec.unit.to_bitrate(r);
-        if rate.bps() != 0.0 && !(MIN_RATE_BPS..=MAX_TRACE_RATE_BPS).contains(&rate.bps()) {
-            return Err(TraceError::Parse {
-                line,
-                reason: format!(
-                    "rate `{raw_r}` is {:e} bit/s: a rate must be 0 (an outage) or in \
-                     [{MIN_RATE_BPS}, {MAX_TRACE_RATE_BPS:e}] bit/s (check the unit)",
-                    rate.bps()
                 ),
             });
         }
@@ -374,6 +386,21 @@ fn table_rows(
     Ok((rows, last_line))
 }
 
+/// A rate must be 0 or within what a link can model.
+fn check_rate(rate: Bitrate, raw: &str, line: usize) -> Result<(), TraceError> {
+    if rate.bps() != 0.0 && !(MIN_RATE_BPS..=MAX_TRACE_RATE_BPS).contains(&rate.bps()) {
+        return Err(TraceError::Parse {
+            line,
+            reason: format!(
+                "rate `{raw}` is {:e} bit/s: a rate must be 0 (an outage) or in \
+                 [{MIN_RATE_BPS}, {MAX_TRACE_RATE_BPS:e}] bit/s (check the unit)",
+                rate.bps()
+            ),
+        });
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -384,6 +411,7 @@ mod tests {
         rate_column: 1,
         unit: RateUnit::Mbps,
         end: TraceEnd::Loop,
+        row_ns: None,
     };
 
     #[test]
@@ -421,6 +449,31 @@ mod tests {
             c.rate_at(Instant::from_millis(9500)),
             Bitrate::from_mbps(7.0)
         );
+    }
+
+    #[test]
+    fn seconds_per_row_place_row_i_at_i_times_the_span_and_ignore_the_time_column() {
+        // The time column says 1 s apart; at 20 ms per row the third row (4 Mbit/s)
+        // applies during [40, 60) ms, and the trace loops after 60 ms.
+        let spec = TableSpec {
+            row_ns: Some(20_000_000),
+            ..SPEC
+        };
+        let text = "0 2\n1 3\n2 4\n";
+        let mut c = parse_capacity_trace(text, TraceFormat::Table, &spec, 1500).unwrap();
+        let at = |ms| Instant::from_millis(ms);
+        assert_eq!(c.rate_at(at(0)), Bitrate::from_mbps(2.0));
+        assert_eq!(c.rate_at(at(39)), Bitrate::from_mbps(3.0));
+        assert_eq!(c.rate_at(at(40)), Bitrate::from_mbps(4.0));
+        assert_eq!(c.rate_at(at(59)), Bitrate::from_mbps(4.0));
+        assert_eq!(c.rate_at(at(60)), Bitrate::from_mbps(2.0));
+        // Held, the last row lasts.
+        let hold = TableSpec {
+            end: TraceEnd::Hold,
+            ..spec
+        };
+        let mut c = parse_capacity_trace(text, TraceFormat::Table, &hold, 1500).unwrap();
+        assert_eq!(c.rate_at(at(5000)), Bitrate::from_mbps(4.0));
     }
 
     #[test]

@@ -16,6 +16,7 @@ const TABLE: TableSpec = TableSpec {
     rate_column: 1,
     unit: RateUnit::Mbps,
     end: TraceEnd::Loop,
+    row_ns: None,
 };
 
 fn parse(text: &str, format: TraceFormat) -> Result<Capacity, TraceError> {

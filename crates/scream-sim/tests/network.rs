@@ -176,6 +176,7 @@ fn delivered_bytes_follow_a_mahimahi_trace() {
             rate_column: 1,
             unit: scream_sim::netmodel::RateUnit::Mbps,
             end: scream_sim::netmodel::TraceEnd::Loop,
+            row_ns: None,
         },
         1500,
     )

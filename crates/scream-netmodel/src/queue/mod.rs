@@ -11,11 +11,13 @@ pub mod codel;
 pub mod dualpi2;
 pub mod fifo;
 pub mod marker;
+pub mod netqueue;
 
 pub use codel::{Codel, CodelKeys};
 pub use dualpi2::{DualPi2, DualPi2Keys, DualPi2Params};
 pub use fifo::{Fifo, Queued};
 pub use marker::{EcnThreshold, EcnThresholdKeys, L4sRamp, L4sRampKeys, ramp_probability};
+pub use netqueue::{NetQueue, NetQueueKeys, NetQueueParams, Vintage};
 
 use crate::capacity::Capacity;
 use crate::packet::NetPacket;
@@ -173,6 +175,7 @@ mod key_tests {
             EcnThresholdKeys::keys(),
             L4sRampKeys::keys(),
             DualPi2Keys::keys(),
+            NetQueueKeys::keys(),
         ]
         .into_iter()
         .flatten()

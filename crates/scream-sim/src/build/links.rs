@@ -11,7 +11,9 @@ use crate::scenario::{
     DEFAULT_CAPACITY_MBPS, DEFAULT_ONE_WAY_DELAY_MS, LinkConfig, QueueConfig, QueueKind, Scenario,
 };
 use scream::{Bitrate, Duration, Instant};
-use scream_netmodel::queue::{Codel, DualPi2, DualPi2Params, EcnThreshold, Fifo, L4sRamp};
+use scream_netmodel::queue::{
+    Codel, DualPi2, DualPi2Params, EcnThreshold, Fifo, L4sRamp, NetQueue, NetQueueParams,
+};
 use scream_netmodel::{
     Capacity, DirectedLink, Jitter, LossModel, NetPacket, PathEffects, ProbabilitySchedule, Queue,
     QueueLimit, RateSchedule, TableSpec, load_capacity_trace_with_time_unit, synthetic,
@@ -33,6 +35,8 @@ fn build_queue<P: NetPacket>(q: &QueueConfig) -> Queue<P> {
         QueueKind::EcnThreshold => Queue::EcnThreshold(EcnThreshold::from_keys(&q.ecn_threshold)),
         QueueKind::L4sRamp => Queue::L4sRamp(L4sRamp::from_keys(&q.l4s_ramp)),
         QueueKind::DualPi2 => Queue::DualPi2(DualPi2::new(DualPi2Params::from(&q.dualpi2))),
+        // Built by `build_direction`, which replaces the serializer too.
+        QueueKind::NetQueue => Queue::TailDrop(Fifo::new()),
     }
 }
 
@@ -79,14 +83,21 @@ fn build_capacity(
             rate_column: l.trace_rate_column,
             unit: l.trace_rate_unit,
             end: l.trace_end,
+            row_ns: l.trace_row_ns(),
         };
         let (format, unit, packet) = (l.trace_format, l.trace_time_unit, l.mahimahi_packet_bytes);
-        load_capacity_trace_with_time_unit(&path, format, &spec, unit, packet).map_err(|e| {
-            SimError::LinkTrace {
+        let capacity = load_capacity_trace_with_time_unit(&path, format, &spec, unit, packet)
+            .map_err(|e| SimError::LinkTrace {
                 key: format!("{key}.trace"),
                 source: e,
-            }
-        })?
+            })?;
+        if spec.row_ns.is_some() && matches!(capacity, Capacity::Mahimahi(_)) {
+            return Err(SimError::Param {
+                key: format!("{key}.trace_seconds_per_row"),
+                reason: "needs a table trace (this file reads as mahimahi)".into(),
+            });
+        }
+        capacity
     };
     match l.trace_window_s {
         Some(window) => windowed_trace(key, l, default_mbps, traced, window),
@@ -195,11 +206,27 @@ fn build_direction<P: NetPacket>(
         mean_burst_packets: l.loss_burst_packets,
     };
     let delay = ms(l.one_way_delay_ms.unwrap_or(default_delay_ms));
+    let capacity = build_capacity(s, key, l, default_capacity_mbps, (seed, id))?;
+    let limit = QueueLimit::from(&l.queue.limit);
+    let effects = PathEffects::new(delay, jitter, loss, seed, id);
+    if l.queue.kind == QueueKind::NetQueue {
+        // The reference delays before its rate queue: the NetQueue reads the rate one
+        // propagation delay ahead (see `scream_netmodel::queue::netqueue`).
+        let params =
+            NetQueueParams::from_keys(&l.queue.netqueue, delay).ok_or_else(|| SimError::Param {
+                key: format!("{key}.queue.netqueue_vintage"),
+                reason: "must be 2021 or 2023".into(),
+            })?;
+        let nq = NetQueue::new(params);
+        return Ok(DirectedLink::with_netqueue(
+            capacity, nq, limit, effects, seed, id,
+        ));
+    }
     Ok(DirectedLink::new(
-        build_capacity(s, key, l, default_capacity_mbps, (seed, id))?,
+        capacity,
         build_queue(&l.queue),
-        QueueLimit::from(&l.queue.limit),
-        PathEffects::new(delay, jitter, loss, seed, id),
+        limit,
+        effects,
         seed,
         id,
     ))

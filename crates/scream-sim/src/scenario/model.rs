@@ -210,6 +210,11 @@ pub struct LinkConfig {
     pub trace_rate_unit: RateUnit,
     /// Table traces: loop or hold the last value. Default loop (mahimahi always loops).
     pub trace_end: TraceEnd,
+    /// Table and synthetic-free traces: row `i` applies during `[i x S, (i + 1) x S)`
+    /// seconds and the time column is not read (a trace replayed at another pace than it
+    /// was recorded; `trace_end` still applies). Default: the time column.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_seconds_per_row: Option<f64>,
     /// Bytes per mahimahi delivery opportunity. Default 1500.
     pub mahimahi_packet_bytes: u32,
     /// Propagation delay, ms. Default 25 forward; the forward delay reverse.
@@ -258,6 +263,7 @@ impl Default for LinkConfig {
             trace_rate_column: 1,
             trace_rate_unit: RateUnit::Mbps,
             trace_end: TraceEnd::Loop,
+            trace_seconds_per_row: None,
             mahimahi_packet_bytes: 1500,
             one_way_delay_ms: None,
             jitter_ms: 0.0,
@@ -281,6 +287,12 @@ impl LinkConfig {
     /// The reverse direction as configured, or the default one.
     pub fn reverse_config(&self) -> LinkConfig {
         self.reverse.as_deref().cloned().unwrap_or_default()
+    }
+
+    /// `trace_seconds_per_row` in ns, as a table trace reads it.
+    pub fn trace_row_ns(&self) -> Option<u64> {
+        self.trace_seconds_per_row
+            .map(|s| (s * 1e9).round().clamp(1.0, u64::MAX as f64) as u64)
     }
 
     /// The jitter bound in ms (defaults to 3 standard deviations).

@@ -76,6 +76,9 @@ pub const LOSS: Range = Range {
 pub const LOSS_BURST_PACKETS: Range = Range::closed(1.0, 1e6, "packets");
 /// Bytes per mahimahi delivery opportunity: at most the largest IP packet.
 pub const MAHIMAHI_PACKET_BYTES: Range = Range::closed(1.0, 65_535.0, "bytes");
+/// Seconds per row of a table trace replayed at its own pace: from 1 ms (a row
+/// shorter than a packet's serialisation tells nothing) to 10^4 s.
+pub const TRACE_SECONDS_PER_ROW: Range = Range::closed(1e-3, 1e4, "s");
 /// Table trace columns: no capacity trace has a thousand columns; a larger index is a
 /// mistake.
 pub const TRACE_COLUMN: Range = Range::closed(0.0, 1000.0, "");
@@ -115,6 +118,7 @@ pub fn of_key(name: &str, element: Option<usize>) -> Option<Range> {
         ("loss_steps", Some(1)) => PROBABILITY,
         ("loss", None) => LOSS,
         ("trace_time_column" | "trace_rate_column", None) => TRACE_COLUMN,
+        ("trace_seconds_per_row", None) => TRACE_SECONDS_PER_ROW,
         ("mahimahi_packet_bytes", None) => MAHIMAHI_PACKET_BYTES,
         ("one_way_delay_ms" | "jitter_ms" | "jitter_max_ms", None) => DELAY_MS,
         ("loss_burst_packets", None) => LOSS_BURST_PACKETS,

@@ -10,6 +10,7 @@ use super::model::{
 };
 use super::ranges as r;
 use scream::sender::Improvements;
+use scream_netmodel::TraceFormat;
 use scream_netmodel::keys::{DELAY_MS, Range, number};
 use std::collections::BTreeSet;
 
@@ -450,6 +451,19 @@ fn validate_link(key: &str, l: &LinkConfig) -> Check {
             return fail(k, "needs a trace to put in the window");
         }
     }
+    if let Some(s) = l.trace_seconds_per_row {
+        check(key, "trace_seconds_per_row", r::TRACE_SECONDS_PER_ROW, s)?;
+        let synthetic = l
+            .trace
+            .as_deref()
+            .is_some_and(|t| t.starts_with(crate::scenario::load::SYNTHETIC_TRACE_PREFIX));
+        if l.trace.is_none() || synthetic || l.trace_format == TraceFormat::Mahimahi {
+            return fail(
+                format!("{key}.trace_seconds_per_row"),
+                "needs a table trace file (not mahimahi, not synthetic)",
+            );
+        }
+    }
     let (time_col, rate_col) = (l.trace_time_column, l.trace_rate_column);
     check(key, "trace_time_column", r::TRACE_COLUMN, time_col as f64)?;
     check(key, "trace_rate_column", r::TRACE_COLUMN, rate_col as f64)?;
@@ -491,6 +505,9 @@ fn validate_link(key: &str, l: &LinkConfig) -> Check {
 fn validate_queue(key: &str, q: &QueueConfig) -> Check {
     q.check_ranges()
         .or_else(|(name, reason)| fail(format!("{key}.{name}"), reason))?;
+    if let Err(reason) = q.netqueue.vintage() {
+        return fail(format!("{key}.netqueue_vintage"), reason);
+    }
     if q.l4s_ramp.ramp_max_ms <= q.l4s_ramp.ramp_min_ms {
         return fail(format!("{key}.ramp_max_ms"), "must be > ramp_min_ms");
     }

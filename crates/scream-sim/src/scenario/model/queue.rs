@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 
 use scream_netmodel::QueueLimitKeys;
 use scream_netmodel::keys::Key;
-use scream_netmodel::queue::{CodelKeys, DualPi2Keys, EcnThresholdKeys, L4sRampKeys};
+use scream_netmodel::queue::{CodelKeys, DualPi2Keys, EcnThresholdKeys, L4sRampKeys, NetQueueKeys};
 use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -31,6 +31,10 @@ pub enum QueueKind {
     /// DualPI2 (RFC 9332).
     #[serde(rename = "dualpi2")]
     DualPi2,
+    /// The Ericsson test application's NetQueue (`netqueue_*` keys): its own release
+    /// timing in place of the serializer, and its vintage's marker.
+    #[serde(rename = "netqueue")]
+    NetQueue,
 }
 
 /// The queue at a link's input: its discipline, the limit every discipline reads, and
@@ -51,16 +55,19 @@ pub struct QueueConfig {
     pub l4s_ramp: L4sRampKeys,
     /// `dualpi2_*` keys (kind `dualpi2`).
     pub dualpi2: DualPi2Keys,
+    /// `netqueue_*` keys (kind `netqueue`).
+    pub netqueue: NetQueueKeys,
 }
 
 impl QueueKind {
     /// Every discipline, for messages.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::TailDrop,
         Self::Codel,
         Self::EcnThreshold,
         Self::L4sRamp,
         Self::DualPi2,
+        Self::NetQueue,
     ];
 
     /// The name written in a scenario file (`tail-drop`, `codel`, ...).
@@ -71,6 +78,7 @@ impl QueueKind {
             Self::EcnThreshold => "ecn-threshold",
             Self::L4sRamp => "l4s-ramp",
             Self::DualPi2 => "dualpi2",
+            Self::NetQueue => "netqueue",
         }
     }
 
@@ -88,6 +96,7 @@ impl QueueKind {
             Self::EcnThreshold => EcnThresholdKeys::keys(),
             Self::L4sRamp => L4sRampKeys::keys(),
             Self::DualPi2 => DualPi2Keys::keys(),
+            Self::NetQueue => NetQueueKeys::keys(),
         }
     }
 
@@ -117,6 +126,7 @@ impl QueueConfig {
             .or_else(|| self.ecn_threshold.get(name))
             .or_else(|| self.l4s_ramp.get(name))
             .or_else(|| self.dualpi2.get(name))
+            .or_else(|| self.netqueue.get(name))
     }
 
     /// The first numeric key out of its range, used or not: its name and why.
@@ -125,7 +135,8 @@ impl QueueConfig {
         self.codel.check()?;
         self.ecn_threshold.check()?;
         self.l4s_ramp.check()?;
-        self.dualpi2.check()
+        self.dualpi2.check()?;
+        self.netqueue.check()
     }
 }
 
@@ -167,7 +178,8 @@ impl<'de> Visitor<'de> for QueueVisitor {
                 .or_else(|| q.codel.deserialize_key(&name, &mut map))
                 .or_else(|| q.ecn_threshold.deserialize_key(&name, &mut map))
                 .or_else(|| q.l4s_ramp.deserialize_key(&name, &mut map))
-                .or_else(|| q.dualpi2.deserialize_key(&name, &mut map));
+                .or_else(|| q.dualpi2.deserialize_key(&name, &mut map))
+                .or_else(|| q.netqueue.deserialize_key(&name, &mut map));
             match read {
                 Some(result) => result?,
                 None => return Err(de::Error::unknown_field(&name, key_names())),
@@ -191,6 +203,7 @@ impl Serialize for QueueConfig {
             QueueKind::EcnThreshold => self.ecn_threshold.serialize_keys(&mut map)?,
             QueueKind::L4sRamp => self.l4s_ramp.serialize_keys(&mut map)?,
             QueueKind::DualPi2 => self.dualpi2.serialize_keys(&mut map)?,
+            QueueKind::NetQueue => self.netqueue.serialize_keys(&mut map)?,
         }
         map.end()
     }

@@ -73,6 +73,7 @@ impl Scenario {
             rate_column: l.trace_rate_column,
             unit: l.trace_rate_unit,
             end: l.trace_end,
+            row_ns: l.trace_row_ns(),
         };
         let Some(facts) = table_facts(&text, l.trace_format, &spec, l.trace_time_unit) else {
             return;
