@@ -164,6 +164,10 @@ pub struct Comparison {
     pub figures: Vec<Figure>,
 }
 
+/// The points of one base on one parameter's axis, each with its index among the
+/// paper's ten values: (L4S mode, abbreviation, points).
+type AxisPoints<'a> = (L4s, String, Vec<(usize, &'a PointMean)>);
+
 /// Tolerance for a tie between two of our means (they come from identical runs or not).
 fn tied(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
@@ -190,7 +194,7 @@ pub fn compare(
     } else {
         Design::Factorial
     };
-    let mut axes: Vec<(L4s, String, Vec<(usize, &PointMean)>)> = Vec::new();
+    let mut axes: Vec<AxisPoints<'_>> = Vec::new();
     if design == Design::OneAtATime {
         for &(l4s, base) in mapping.bases {
             for p in &paper.parameters {
@@ -414,7 +418,7 @@ fn figures(
     paper: &Sensors2023,
     mapping: &Mapping,
     design: Design,
-    axes: &[(L4s, String, Vec<(usize, &PointMean)>)],
+    axes: &[AxisPoints<'_>],
 ) -> Result<Vec<Figure>, CompareError> {
     let study = match design {
         Design::OneAtATime => "standalone",
