@@ -147,6 +147,12 @@ pub const DATASETS: &[Dataset] = &[
                 5368
             ),
             file!(
+                "published/sensors2023/summary_figures.csv",
+                "",
+                "69399aa11cedf0b9b32d96cf47f1ce468209ccdb99cf853b1e2ade1107e96926",
+                1069
+            ),
+            file!(
                 "published/tsp2022/figures.md",
                 "",
                 "5b1bc708562ac2a7e01f44b80aaaa36c68bcd1c4f9e0aa8f137dd3d876bfe783",

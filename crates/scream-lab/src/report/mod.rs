@@ -7,6 +7,7 @@
 
 mod figures;
 mod markdown;
+pub mod published;
 mod results;
 mod tables;
 
