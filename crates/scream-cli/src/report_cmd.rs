@@ -60,13 +60,26 @@ pub(crate) fn main(args: &ReportArgs) -> Result<String, String> {
 
 fn compare(args: &ReportArgs, results: &Results, study: PublishedStudy) -> Result<String, String> {
     let source = args.results.display().to_string();
-    let (paper, comparison) =
+    let (paper, setups) =
         published::compare_published(results, study).map_err(|e| format!("{source}: {e}"))?;
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let path = dir.join(published::COMPARE_CSV);
-        scream_sim::output::write_atomic(&path, published::csv_text(&paper, &comparison))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        for (setup, comparison) in &setups {
+            // One file per setup of a search, named after it; the plain one otherwise.
+            let name = if setup.is_empty() {
+                published::COMPARE_CSV.to_owned()
+            } else {
+                format!("{}-{}", setup.replace('/', "_"), published::COMPARE_CSV)
+            };
+            let path = dir.join(name);
+            scream_sim::output::write_atomic(&path, published::csv_text(&paper, comparison))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
     }
-    Ok(published::markdown(&paper, &comparison, &source))
+    Ok(match setups.as_slice() {
+        [(setup, comparison)] if setup.is_empty() => {
+            published::markdown(&paper, comparison, &source)
+        }
+        _ => published::setups_markdown(&paper, &setups, &source),
+    })
 }

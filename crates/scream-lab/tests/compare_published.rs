@@ -6,7 +6,7 @@
 use scream_lab::report::Results;
 use scream_lab::report::published::{
     AxisKey, AxisMap, CompareError, Design, L4s, Mapping, MetricMap, PublishedMetric,
-    PublishedStudy, SENSORS2023_MAPPING, Sensors2023, compare,
+    PublishedStudy, SENSORS2023_MAPPING, Sensors2023, compare, compare_setups,
 };
 
 const TABLE2: &str = "abbreviation,rfc8298_name,unit,default,margins\n\
@@ -67,6 +67,10 @@ fn paper(rows: &str) -> Sensors2023 {
 /// One-at-a-time results of base `off`: A and B over their ten values (B in seconds),
 /// throughput and sRTT per value.
 fn results(a: [(f64, f64); 10], b: [(f64, f64); 10]) -> Results {
+    Results::parse(&results_text(a, b), "hand.csv").expect("results parse")
+}
+
+fn results_text(a: [(f64, f64); 10], b: [(f64, f64); 10]) -> String {
     let mut text =
         "run_id,base,point,axis,transition,a,b,seed,status,error,throughput_mbps,srtt_ms,wall_time_s\n"
             .to_owned();
@@ -79,7 +83,7 @@ fn results(a: [(f64, f64); 10], b: [(f64, f64); 10]) -> Results {
         let v = 0.01 * (i + 1) as f64;
         text += &format!("off/p{p}/s1,off,{p},b,{i},,{v},1,ok,,{t},{s},0.1\n");
     }
-    Results::parse(&text, "hand.csv").expect("results parse")
+    text
 }
 
 fn ramp(f: impl Fn(usize) -> f64) -> [(f64, f64); 10] {
@@ -326,4 +330,45 @@ fn the_published_positions_score_themselves_exact() {
     assert_eq!(c.overall.exact, 120);
     assert_eq!(c.columns.len(), 6);
     assert!(c.figures.iter().all(|f| f.ours.is_some()));
+}
+
+/// `results`' rows moved onto base `SETUP/off` for each setup, A's throughput replaced.
+fn setups(with: &[(&str, [(f64, f64); 10])]) -> Results {
+    let b = ramp(|i| i as f64);
+    let mut text = String::new();
+    for (n, (setup, a)) in with.iter().enumerate() {
+        let csv = results_text(*a, b);
+        let mut lines = csv.lines();
+        let header = lines.next().unwrap_or_default();
+        if n == 0 {
+            text += header;
+            text.push('\n');
+        }
+        for line in lines {
+            text += &line.replacen("off/", &format!("{setup}/off/"), 1).replacen(
+                ",off,",
+                &format!(",{setup}/off,"),
+                1,
+            );
+            text.push('\n');
+        }
+    }
+    Results::parse(&text, "search.csv").expect("results parse")
+}
+
+#[test]
+fn setups_of_a_search_are_scored_apart_in_the_order_given() {
+    let p = paper("10,throughput,off,Mbit/s,A,max,9,0.6\n10,throughput,off,Mbit/s,B,max,9,100\n");
+    let right = ramp(|i| if i == 5 { 9.0 } else { 1.0 });
+    let wrong = ramp(|i| if i == 0 { 9.0 } else { 1.0 });
+    let r = setups(&[("slow", wrong), ("fast", right)]);
+    let c = compare_setups(&r, &p, &MAPPING).expect("compares");
+    let names: Vec<&str> = c.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["slow", "fast"]);
+    assert_eq!(c[0].1.overall.exact, 1, "B only");
+    assert_eq!(c[1].1.overall.exact, 2, "A and B");
+    // Plain bases are one setup with no name.
+    let plain = compare_setups(&results(right, ramp(|i| i as f64)), &p, &MAPPING).expect("ok");
+    assert_eq!(plain.len(), 1);
+    assert_eq!(plain[0].0, "");
 }

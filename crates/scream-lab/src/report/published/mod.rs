@@ -17,8 +17,10 @@ mod sensors2023;
 use std::str::FromStr;
 
 pub use mapping::{AxisKey, AxisMap, Mapping, MetricMap, SENSORS2023_MAPPING};
-pub use render::{COMPARE_CSV, csv_text, markdown};
-pub use score::{Comparison, Design, Figure, Levels, Marks, Ours, Position, Score, compare};
+pub use render::{COMPARE_CSV, csv_text, markdown, setups_markdown};
+pub use score::{
+    Comparison, Design, Figure, Levels, Marks, Ours, Position, Score, compare, compare_setups,
+};
 pub use sensors2023::{
     End, L4s, MinMaxRow, Parameter, PublishedAt, PublishedMetric, Sensors2023, SummaryFigure,
     TRANSITIONS,
@@ -141,14 +143,16 @@ fn known_studies() -> String {
 
 /// Loads `study`'s published figures through the data search path and compares
 /// `results` with them through the study's mapping for our sender's keys.
+/// Results whose bases are setups (`SETUP/l4s-off`, `SETUP/l4s-on`) give one
+/// comparison per setup ([`compare_setups`]); plain bases give one, named "".
 pub fn compare_published(
     results: &crate::report::Results,
     study: PublishedStudy,
-) -> Result<(Sensors2023, Comparison), CompareError> {
+) -> Result<(Sensors2023, Vec<(String, Comparison)>), CompareError> {
     match study {
         PublishedStudy::Sensors2023 => {
             let paper = Sensors2023::load()?;
-            let c = compare(results, &paper, &SENSORS2023_MAPPING)?;
+            let c = compare_setups(results, &paper, &SENSORS2023_MAPPING)?;
             Ok((paper, c))
         }
     }

@@ -227,3 +227,59 @@ pub fn csv_text(paper: &Sensors2023, c: &Comparison) -> String {
     }
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }
+
+/// Several setups of one search compared: a ranking by exact matches (then within one
+/// step, then same end), each setup's defaults beside the paper's, then the full
+/// comparison of the best setup. `source` names the results file.
+pub fn setups_markdown(
+    paper: &Sensors2023,
+    setups: &[(String, Comparison)],
+    source: &str,
+) -> String {
+    let mut ranked: Vec<&(String, Comparison)> = setups.iter().collect();
+    ranked.sort_by(|(_, a), (_, b)| {
+        let key = |c: &Comparison| (c.overall.exact, c.overall.within_one, c.overall.same_end);
+        key(b).cmp(&key(a))
+    });
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# {source}: {} setups against Sensors 2023 (doi:10.3390/s23229148)\n",
+        setups.len()
+    );
+    out.push_str(
+        "Ranked by exact positions of Tables 6-11, then within one step, then same end. \
+         The figures are the defaults' means beside the paper's (queue delay, sRTT, \
+         throughput; L4S off / on).\n\n\
+         | setup | exact | ±1 | same end | scored | defaults: ours / published |\n\
+         |---|---|---|---|---|---|\n",
+    );
+    for (name, c) in &ranked {
+        let s = &c.overall;
+        let figures: Vec<String> = c
+            .figures
+            .iter()
+            .map(|f| {
+                let ours = f.ours.map_or_else(|| "-".to_owned(), fmt);
+                format!("{ours} / {}", fmt(f.published_value))
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "| {name} | {} ({:.0} %) | {} ({:.0} %) | {} ({:.0} %) | {} | {} |",
+            s.exact,
+            100.0 * s.fraction(s.exact),
+            s.within_one,
+            100.0 * s.fraction(s.within_one),
+            s.same_end,
+            100.0 * s.fraction(s.same_end),
+            s.scoreable,
+            figures.join("; ")
+        );
+    }
+    if let Some((name, best)) = ranked.first() {
+        let _ = writeln!(out, "\nBest setup: `{name}`.\n");
+        out.push_str(&markdown(paper, best, &format!("{source} [{name}]")));
+    }
+    out
+}

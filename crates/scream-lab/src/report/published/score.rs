@@ -179,13 +179,64 @@ pub fn compare(
     paper: &Sensors2023,
     mapping: &Mapping,
 ) -> Result<Comparison, CompareError> {
+    compare_setup(results, paper, mapping, "")
+}
+
+/// Scores every setup of `results` whose bases are named `SETUP/l4s-off` and
+/// `SETUP/l4s-on` (the mapping's base names after a setup prefix), in the order the
+/// results first name them: a search over the unknowns of a study's apparatus runs one
+/// sweep whose bases are its setups. Results with the plain base names are one setup,
+/// named "".
+pub fn compare_setups(
+    results: &Results,
+    paper: &Sensors2023,
+    mapping: &Mapping,
+) -> Result<Vec<(String, Comparison)>, CompareError> {
     let bases = results.bases();
-    for &(_, base) in mapping.bases {
-        if !bases.iter().any(|b| b == base) {
-            return Err(CompareError::MissingBase {
-                base: base.to_owned(),
-                found: bases.clone(),
-            });
+    let mut setups: Vec<String> = Vec::new();
+    for b in &bases {
+        for &(_, name) in mapping.bases {
+            if let Some(prefix) = b.strip_suffix(name).and_then(|p| p.strip_suffix('/')) {
+                let complete = mapping
+                    .bases
+                    .iter()
+                    .all(|&(_, n)| bases.iter().any(|x| *x == format!("{prefix}/{n}")));
+                if complete && !setups.iter().any(|s| s == prefix) {
+                    setups.push(prefix.to_owned());
+                }
+            }
+        }
+    }
+    if setups.is_empty() {
+        return Ok(vec![(String::new(), compare(results, paper, mapping)?)]);
+    }
+    setups
+        .into_iter()
+        .map(|s| compare_setup(results, paper, mapping, &s).map(|c| (s, c)))
+        .collect()
+}
+
+/// The base of `l4s` in the setup `prefix` ("" = the mapping's own names).
+fn base_name(mapping: &Mapping, l4s: L4s, prefix: &str) -> Option<String> {
+    let name = mapping.base(l4s)?;
+    Some(if prefix.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{prefix}/{name}")
+    })
+}
+
+fn compare_setup(
+    results: &Results,
+    paper: &Sensors2023,
+    mapping: &Mapping,
+    prefix: &str,
+) -> Result<Comparison, CompareError> {
+    let bases = results.bases();
+    for &(l4s, _) in mapping.bases {
+        let base = base_name(mapping, l4s, prefix).unwrap_or_default();
+        if !bases.iter().any(|b| *b == base) {
+            return Err(CompareError::MissingBase { base, found: bases });
         }
     }
     let points = results.point_means();
@@ -196,12 +247,13 @@ pub fn compare(
     };
     let mut axes: Vec<AxisPoints<'_>> = Vec::new();
     if design == Design::OneAtATime {
-        for &(l4s, base) in mapping.bases {
+        for &(l4s, _) in mapping.bases {
+            let base = base_name(mapping, l4s, prefix).unwrap_or_default();
             for p in &paper.parameters {
                 axes.push((
                     l4s,
                     p.abbreviation.clone(),
-                    axis_points(results, &points, paper, mapping, base, &p.abbreviation)?,
+                    axis_points(results, &points, paper, mapping, &base, &p.abbreviation)?,
                 ));
             }
         }
@@ -254,7 +306,7 @@ pub fn compare(
         columns[i].add(p);
         overall.add(p);
     }
-    let figures = figures(results, &points, paper, mapping, design, &axes)?;
+    let figures = figures(results, &points, paper, mapping, design, &axes, prefix)?;
     Ok(Comparison {
         design,
         positions,
@@ -419,6 +471,7 @@ fn figures(
     mapping: &Mapping,
     design: Design,
     axes: &[AxisPoints<'_>],
+    prefix: &str,
 ) -> Result<Vec<Figure>, CompareError> {
     let study = match design {
         Design::OneAtATime => "standalone",
@@ -426,7 +479,7 @@ fn figures(
     };
     let mut out = Vec::new();
     for f in paper.figures.iter().filter(|f| f.study == study) {
-        let Some(base) = mapping.base(f.l4s) else {
+        let Some(base) = base_name(mapping, f.l4s, prefix) else {
             continue;
         };
         let (column, unit) = metric_column(results, mapping, f.metric)?;
