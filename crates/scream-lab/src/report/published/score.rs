@@ -235,7 +235,7 @@ fn compare_setup(
     let bases = results.bases();
     for &(l4s, _) in mapping.bases {
         let base = base_name(mapping, l4s, prefix).unwrap_or_default();
-        if !bases.iter().any(|b| *b == base) {
+        if !bases.contains(&base) {
             return Err(CompareError::MissingBase { base, found: bases });
         }
     }
