@@ -19,6 +19,7 @@ pub(super) fn scream_receiver(
     let receiver = Receiver::new(ReceiverConfig {
         packets_per_report: cfg.packets_per_report,
         max_report_interval: ms(cfg.max_report_interval_ms),
+        report_window: cfg.report_window,
         ..ReceiverConfig::default()
     })
     .map_err(|e| SimError::Param {

@@ -37,6 +37,7 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!("paper-5g"),
     builtin!("paper-5g-v2"),
     builtin!("paper-tuning"),
+    builtin!("paper-tuning-testapp"),
     builtin!("cs244-fig3"),
     builtin!("cs244-fig3-v2"),
     builtin!("ericsson-default"),

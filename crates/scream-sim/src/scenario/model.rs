@@ -382,6 +382,8 @@ pub struct FlowConfig {
     pub packets_per_report: u32,
     /// Receiver: report at least this often while packets arrive, ms. Default 40.
     pub max_report_interval_ms: f64,
+    /// Receiver: the sequence numbers each report covers, the newest ones. Default 64.
+    pub report_window: u16,
     /// The media source (single-stream flows).
     pub source: SourceConfig,
     /// Several streams sharing the flow's sender; when given, the flow-level stream
@@ -443,6 +445,7 @@ impl Default for FlowConfig {
             max_bitrate_mbps: stream.max_bitrate_mbps,
             packets_per_report: 16,
             max_report_interval_ms: 40.0,
+            report_window: 64,
             source: stream.source,
             streams: Vec::new(),
             params: BTreeMap::new(),

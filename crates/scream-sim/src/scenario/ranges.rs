@@ -82,10 +82,12 @@ pub const TRACE_SECONDS_PER_ROW: Range = Range::closed(1e-3, 1e4, "s");
 /// Table trace columns: no capacity trace has a thousand columns; a larger index is a
 /// mistake.
 pub const TRACE_COLUMN: Range = Range::closed(0.0, 1000.0, "");
-/// Feedback after this many packets: at most the receiver's report window (64
-/// packets, `scream::receiver::ReceiverConfig::default().report_window`), or reports
-/// would leave holes.
-pub const PACKETS_PER_REPORT: Range = Range::closed(1.0, 64.0, "packets");
+/// Feedback after this many packets: at most the receiver's largest report window
+/// (`scream::receiver::MAX_REPORT_WINDOW`); validation also keeps it within the flow's
+/// own `report_window`, or reports would leave holes.
+pub const PACKETS_PER_REPORT: Range = Range::closed(1.0, 16384.0, "packets");
+/// Sequence numbers a report covers: RFC 8888 §3.1 caps a block at 16384 reports.
+pub const REPORT_WINDOW: Range = Range::closed(1.0, 16384.0, "packets");
 /// TCP object sizes of on-off traffic, kB (1000 bytes): one byte to a gigabyte, which
 /// at any rate here is a bulk transfer.
 pub const OBJECT_KB: Range = Range::closed(1e-3, 1e6, "kB");
@@ -126,6 +128,7 @@ pub fn of_key(name: &str, element: Option<usize>) -> Option<Range> {
         ("priority", None) => PRIORITY,
         ("min_bitrate_mbps" | "start_bitrate_mbps" | "max_bitrate_mbps", None) => BITRATE_MBPS,
         ("packets_per_report", None) => PACKETS_PER_REPORT,
+        ("report_window", None) => REPORT_WINDOW,
         ("max_report_interval_ms", None) => REPORT_INTERVAL_MS,
         ("fps", None) => FPS,
         ("sluggishness_s", None) => SLUGGISHNESS_S,
@@ -173,8 +176,9 @@ mod tests {
     }
 
     #[test]
-    fn the_report_limit_is_the_receivers_window() {
-        let window = scream::receiver::ReceiverConfig::default().report_window;
-        assert_eq!(PACKETS_PER_REPORT.max, f64::from(window));
+    fn the_report_limits_are_the_receivers() {
+        let most = f64::from(scream::receiver::MAX_REPORT_WINDOW);
+        assert_eq!(PACKETS_PER_REPORT.max, most);
+        assert_eq!(REPORT_WINDOW.max, most);
     }
 }

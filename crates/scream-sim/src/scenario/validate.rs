@@ -223,6 +223,22 @@ impl Scenario {
         )?;
         check(
             key,
+            "report_window",
+            r::REPORT_WINDOW,
+            f64::from(f.report_window),
+        )?;
+        if f.packets_per_report > u32::from(f.report_window) {
+            return fail(
+                format!("{key}.packets_per_report"),
+                format!(
+                    "is {}, more than the flow's report_window ({}): reports would leave \
+                     holes; allowed 1..={}",
+                    f.packets_per_report, f.report_window, f.report_window
+                ),
+            );
+        }
+        check(
+            key,
             "max_report_interval_ms",
             r::REPORT_INTERVAL_MS,
             f.max_report_interval_ms,

@@ -119,6 +119,7 @@ fn refuse_media_keys(key: &str, f: &FlowConfig) -> Check {
             "max_report_interval_ms",
             f.max_report_interval_ms != flat.max_report_interval_ms,
         ),
+        ("report_window", f.report_window != flat.report_window),
     ];
     match set.iter().find(|(_, is_set)| *is_set) {
         Some((name, _)) => fail(

@@ -192,3 +192,20 @@ fn a_maximum_below_the_minimum_is_refused_but_a_start_outside_them_is_not() {
         "the first target is the minimum: {first}"
     );
 }
+
+#[test]
+fn reports_never_come_less_often_than_their_window_covers() {
+    let e = flow_error(|f| {
+        f.report_window = 8;
+        f.packets_per_report = 16;
+    });
+    assert_eq!(e.key, "flows[0].packets_per_report");
+    assert!(e.reason.contains("report_window (8)"), "{e}");
+    let e = flow_error(|f| f.report_window = 0);
+    assert_eq!(e.key, "flows[0].report_window");
+    let mut s = Scenario::default();
+    s.flows[0].report_window = 1;
+    s.flows[0].packets_per_report = 1;
+    s.validate()
+        .expect("one report per packet, covering it alone");
+}
