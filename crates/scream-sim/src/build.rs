@@ -21,7 +21,7 @@ use scream::sender::{
 };
 use scream::{Bitrate, Duration, Ecn, Instant};
 use scream_netmodel::RngStream;
-use scream_traffic::source::{Audio, Source, Video, load_frame_sizes};
+use scream_traffic::source::{Audio, Source, Video, VideoEnc, load_frame_sizes};
 
 pub(crate) mod links;
 mod rate_based;
@@ -99,11 +99,24 @@ fn build_source(
                 }
             })?;
             let v = Video::from_trace(sizes, src.fps, start, src.sluggishness_s);
-            (Source::Video(v), 1e9 / src.fps)
+            (Source::Video(v), s.clock.frame_period_ns(src.fps))
+        }
+        SourceKind::VideoEnc => {
+            let sizes = load_frame_sizes(&src.trace, s.base_dir.as_deref()).map_err(|e| {
+                SimError::FrameTrace {
+                    key: format!("{key}.trace"),
+                    source: e,
+                }
+            })?;
+            // The offset is range-checked far below `usize::MAX`; it is taken modulo
+            // the trace's length.
+            let offset = usize::try_from(src.trace_offset_frames).unwrap_or(0);
+            let v = VideoEnc::new(sizes, src.fps, start, offset, src.nominal_gain);
+            (Source::VideoEnc(v), s.clock.frame_period_ns(src.fps))
         }
         SourceKind::VideoConstant => (
             Source::Video(Video::constant(src.fps, start, src.sluggishness_s)),
-            1e9 / src.fps,
+            s.clock.frame_period_ns(src.fps),
         ),
         SourceKind::Audio => {
             let interval = ms(src.audio_packet_interval_ms);
@@ -396,7 +409,14 @@ impl FlowPlan<'_> {
             ));
         }
         let receiver = self.receiver()?;
-        let sender = ScreamSender::new(sender, media, self.flow, self.routes.0, self.active);
+        let sender = ScreamSender::new(
+            sender,
+            media,
+            self.flow,
+            self.routes.0,
+            self.active,
+            &self.s.clock,
+        );
         Ok((Endpoint::ScreamSender(Box::new(sender)), receiver))
     }
 

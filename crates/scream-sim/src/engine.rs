@@ -1,8 +1,11 @@
 //! The event queue: a binary heap keyed by (virtual time, insertion sequence).
 //!
 //! Events due at the same nanosecond run in the order they were scheduled, so a run
-//! never depends on the heap's internal layout.
+//! never depends on the heap's internal layout. On a step grid (`crate::clock`) every
+//! event scheduled with [`EventQueue::schedule`] runs at the first step at or after
+//! its instant.
 
+use crate::clock::Grid;
 use core::cmp::Ordering;
 use scream::Instant;
 use std::collections::BinaryHeap;
@@ -36,6 +39,8 @@ pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
     next_seq: u64,
     now: Instant,
+    /// The loop's steps, if events run only on them.
+    grid: Option<Grid>,
 }
 
 impl<E> core::fmt::Debug for EventQueue<E> {
@@ -60,13 +65,43 @@ impl<E> EventQueue<E> {
             heap: BinaryHeap::with_capacity(1024),
             next_seq: 0,
             now: Instant::ZERO,
+            grid: None,
+        }
+    }
+
+    /// An empty queue whose events run on the steps of `grid` (continuous time with
+    /// `None`).
+    pub fn with_grid(grid: Option<Grid>) -> Self {
+        Self {
+            grid,
+            ..Self::new()
         }
     }
 
     /// Schedules `event` at `at`; an instant in the past is moved to the present, so
     /// virtual time never runs backwards.
+    /// On a step grid, the instant is moved on to the next step (or kept, on one), as
+    /// a discrete-time loop handles what falls between two steps at the next.
     pub fn schedule(&mut self, at: Instant, event: E) {
+        let at = self.run_time(at);
+        self.push(at, event);
+    }
+
+    /// When an event scheduled for `at` runs: the present if `at` is past, then the
+    /// step at or after it on a step grid. A caller that keeps its pending instants
+    /// keeps these.
+    pub fn run_time(&self, at: Instant) -> Instant {
         let at = at.max(self.now);
+        self.grid.map_or(at, |g| g.ceil(at))
+    }
+
+    /// Schedules `event` at `at` (or the present) off the step grid: for observers that
+    /// act on nothing, such as sampling on a fixed period.
+    pub fn schedule_exact(&mut self, at: Instant, event: E) {
+        self.push(at.max(self.now), event);
+    }
+
+    fn push(&mut self, at: Instant, event: E) {
         let seq = self.next_seq;
         self.next_seq += 1;
         self.heap.push(Entry { at, seq, event });
@@ -113,6 +148,27 @@ mod tests {
         q.schedule(Instant::from_millis(1), "b");
         let order: Vec<_> = core::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
         assert_eq!(order, ["a", "b", "c", "d"]);
+    }
+
+    #[test]
+    fn on_a_step_grid_events_run_at_the_next_step_and_observers_on_time() {
+        let mut q = EventQueue::with_grid(Grid::new(10_000.0));
+        q.schedule(Instant::from_nanos(150_000), "between steps 1 and 2");
+        q.schedule(Instant::from_nanos(300_000), "on step 3");
+        q.schedule_exact(Instant::from_nanos(250_000), "sample");
+        let popped: Vec<_> = core::iter::from_fn(|| q.pop()).collect();
+        let at = |ns| Instant::from_nanos(ns);
+        assert_eq!(
+            popped,
+            [
+                (at(200_000), "between steps 1 and 2"),
+                (at(250_000), "sample"),
+                (at(300_000), "on step 3"),
+            ]
+        );
+        // After an observer off the grid, the present is rounded on to the next step.
+        q.schedule(at(0), "late");
+        assert_eq!(q.pop(), Some((at(300_000), "late")));
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! and how fast the run happened.
 
 mod build;
+pub mod clock;
 pub mod compat;
 pub mod emulator;
 mod endpoint;

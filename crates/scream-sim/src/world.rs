@@ -96,7 +96,7 @@ impl World {
         for i in 0..s.flows.len() {
             parts.add_flow(s, i, seed)?;
         }
-        let mut events = EventQueue::new();
+        let mut events = EventQueue::with_grid(s.clock.step_grid());
         let nodes: Vec<Node> = parts
             .nodes
             .into_iter()
@@ -106,7 +106,7 @@ impl World {
             })
             .collect();
         let sample_interval = build::ms(s.sample_interval_ms).max(Duration::from_micros(1));
-        events.schedule(Instant::ZERO + sample_interval, Ev::Sample);
+        events.schedule_exact(Instant::ZERO + sample_interval, Ev::Sample);
         let mut world = Self {
             events,
             links,
@@ -302,6 +302,7 @@ impl World {
     }
 
     fn schedule_node(&mut self, n: usize, at: Instant) {
+        let at = self.events.run_time(at);
         if self.nodes[n].wakes.arm(at) {
             self.events.schedule(at, Ev::NodeWake(n as u32));
         }
@@ -339,7 +340,7 @@ impl World {
             }
         }
         if let Some(w) = self.links[l].node.link.poll_timeout() {
-            let w = w.max(now);
+            let w = self.events.run_time(w.max(now));
             if self.links[l].wakes.arm(w) {
                 self.events.schedule(w, Ev::LinkWake(l as u32));
             }
@@ -414,7 +415,7 @@ impl World {
         }
         let next = now + self.sample_interval;
         if next <= self.end {
-            self.events.schedule(next, Ev::Sample);
+            self.events.schedule_exact(next, Ev::Sample);
         }
     }
 }

@@ -22,20 +22,29 @@ fn generated_block(docs: &str, name: &str) -> (usize, usize) {
 
 #[test]
 fn the_queue_table_in_the_docs_is_the_declared_one() {
+    check_block("queue", &doc_table::queue_table());
+}
+
+#[test]
+fn the_clock_table_in_the_docs_is_the_declared_one() {
+    check_block("clock", &doc_table::clock_table());
+}
+
+/// The generated block `name` of the docs is `want` (rewritten when asked).
+fn check_block(name: &str, want: &str) {
     let docs = std::fs::read_to_string(DOCS).expect("docs/scenarios.md");
-    let (start, stop) = generated_block(&docs, "queue");
-    let want = doc_table::queue_table();
-    if docs[start..stop] == want {
+    let (start, stop) = generated_block(&docs, name);
+    if docs[start..stop] == *want {
         return;
     }
     if std::env::var_os("SCREAM_WRITE_DOCS").is_some() {
         let mut fixed = docs.clone();
-        fixed.replace_range(start..stop, &want);
+        fixed.replace_range(start..stop, want);
         std::fs::write(DOCS, fixed).expect("write docs/scenarios.md");
         return;
     }
     panic!(
-        "docs/scenarios.md's [link.queue] table differs from the key declarations; \
+        "docs/scenarios.md's {name} table differs from the key declarations; \
          rerun with SCREAM_WRITE_DOCS=1 to rewrite it. Expected:\n{want}"
     );
 }

@@ -1,6 +1,14 @@
 //! The SCReAM sender endpoint: the library's `Sender` with one media source per stream.
+//!
+//! On a loop clock (`crate::clock`) the library reads whole ticks: every call hands it
+//! the tick at or before the simulator's instant, and the instants it asks to be
+//! woken at are rounded up to a tick, so that the step that wakes it reads a tick at or
+//! after the one it asked for. On a step grid it releases at most one packet per step:
+//! `scream_v_a.cpp` `main` transmits once per pass of its loop and calls the sender
+//! again at `nextCallN`, at least one step later (both vintages).
 
 use super::media::MediaStream;
+use crate::clock::{ClockKeys, Grid};
 use crate::compat;
 use crate::metrics::{Sample, StreamMetrics};
 use crate::packet::{Body, Media, Packet};
@@ -21,6 +29,13 @@ pub(crate) struct ScreamSender {
     pacing_at: Option<Instant>,
     /// Extends the 32-bit report timestamps of this flow's RFC 8888 feedback.
     unwrapper: TimestampUnwrapper,
+    /// The ticks the library reads, if whole ticks.
+    ticks: Option<Grid>,
+    /// On a step grid: the step of the last release, the step after which the next
+    /// may go (and when to wake for it).
+    stepped: bool,
+    last_release: Option<Instant>,
+    next_step: Option<Instant>,
 }
 
 impl ScreamSender {
@@ -30,6 +45,7 @@ impl ScreamSender {
         flow: u32,
         route: u32,
         active: (Instant, Instant),
+        clock: &ClockKeys,
     ) -> Self {
         Self {
             sender,
@@ -40,13 +56,28 @@ impl ScreamSender {
             stop: active.1,
             pacing_at: None,
             unwrapper: TimestampUnwrapper::new(),
+            ticks: clock.sender_ticks(),
+            stepped: clock.step_grid().is_some(),
+            last_release: None,
+            next_step: None,
         }
+    }
+
+    /// The library's time at the simulator's instant `now`.
+    fn read(&self, now: Instant) -> Instant {
+        self.ticks.map_or(now, |g| g.floor(now))
+    }
+
+    /// The simulator's instant at which the library reads `t` or later.
+    fn wake_for(&self, t: Instant) -> Instant {
+        self.ticks.map_or(t, |g| g.ceil(t))
     }
 
     pub(crate) fn handle_packet(&mut self, now: Instant, packet: Packet) {
         let Body::Feedback(msg) = packet.body else {
             return;
         };
+        let now = self.read(now);
         if let Some(fb) = compat::decode(msg, &self.unwrapper) {
             if self.sender.on_feedback(now, &fb) == FeedbackUse::Taken {
                 self.unwrapper.accept(fb.report_time);
@@ -55,8 +86,10 @@ impl ScreamSender {
     }
 
     pub(crate) fn handle_timeout(&mut self, now: Instant, metrics: &mut [StreamMetrics]) {
+        let sim_now = now;
+        let now = self.read(now);
         for (id, s) in &mut self.streams {
-            while s.clock.next().is_some_and(|t| t <= now) {
+            while s.clock.next().is_some_and(|t| t <= sim_now) {
                 // The sender numbers a stream's frames in the order they come, as the
                 // clock counts them.
                 let index = s.clock.produced();
@@ -80,9 +113,20 @@ impl ScreamSender {
     }
 
     pub(crate) fn poll_transmit(&mut self, now: Instant) -> Option<Packet> {
+        if self.stepped && self.last_release == Some(now) {
+            // One release per step: ask again at the next step (the event queue
+            // rounds the nanosecond after up to it).
+            self.next_step = Some(now + Duration::from_nanos(1));
+            self.apply_events();
+            return None;
+        }
+        self.next_step = None;
+        let sim_now = now;
+        let now = self.read(now);
         match self.sender.poll_transmit(now) {
             Transmit::Now(sp) => {
                 self.pacing_at = None;
+                self.last_release = Some(sim_now);
                 let global = self
                     .streams
                     .get(sp.stream.index())
@@ -101,13 +145,13 @@ impl ScreamSender {
                     sp.ecn,
                     self.flow,
                     self.route,
-                    now,
+                    sim_now,
                     body,
                 ))
             }
             other => {
                 self.pacing_at = match other {
-                    Transmit::At(t) => Some(t),
+                    Transmit::At(t) => Some(self.wake_for(t)),
                     _ => None,
                 };
                 // The encoders learn new targets once the sender has nothing more to say.
@@ -153,7 +197,8 @@ impl ScreamSender {
             .iter()
             .filter_map(|(_, s)| s.clock.next())
             .min();
-        [frames, self.sender.poll_timeout(), self.pacing_at]
+        let timer = self.sender.poll_timeout().map(|t| self.wake_for(t));
+        [frames, timer, self.pacing_at, self.next_step]
             .into_iter()
             .flatten()
             .min()

@@ -26,6 +26,15 @@ pub fn queue_table() -> String {
     out
 }
 
+/// The `[clock]` table: every key of the loop clock, in declaration order.
+pub fn clock_table() -> String {
+    let mut out = table_head();
+    for key in crate::clock::ClockKeys::keys() {
+        out.push_str(&key_row(key));
+    }
+    out
+}
+
 fn table_head() -> String {
     "| key | unit | default | range | meaning |\n| --- | --- | --- | --- | --- |\n".to_owned()
 }

@@ -2,6 +2,7 @@
 //! keys are errors except inside `[flows.params]`. Times carry `_s`/`_ms` suffixes,
 //! rates `_mbps`/`_kbps`.
 
+use crate::clock::ClockKeys;
 use scream_netmodel::{RateUnit, TimeUnit, TraceEnd, TraceFormat};
 use scream_traffic::rate_control::gcc::GccEstimator;
 use serde::{Deserialize, Serialize};
@@ -49,6 +50,15 @@ pub struct Scenario {
     /// Whether feedback goes through the RFC 8888 codec. Default true.
     #[serde(default = "defaults::yes")]
     pub feedback_as_bytes: bool,
+    /// The loop clock (`[clock]`): a grid of steps for every event and whole ticks
+    /// for the SCReAM sender's time, as a discrete-time test application runs.
+    /// Default: continuous time.
+    #[serde(
+        default,
+        skip_serializing_if = "ClockKeys::is_default",
+        with = "crate::clock"
+    )]
+    pub clock: ClockKeys,
     /// Shorthand for a single link (named "bottleneck" unless named).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub link: Option<LinkConfig>,
@@ -86,6 +96,7 @@ impl Default for Scenario {
             report_window_s: None,
             apparatus: None,
             feedback_as_bytes: true,
+            clock: ClockKeys::default(),
             link: Some(LinkConfig::default()),
             links: Vec::new(),
             flows: vec![FlowConfig::default()],
@@ -541,6 +552,11 @@ pub enum SourceKind {
     VideoConstant,
     /// Constant-bitrate audio packets.
     Audio,
+    /// Ericsson's test application's encoder (`VideoEnc.cpp`): trace frames scaled by
+    /// target / nominal, truncated, the nominal rate following the frames
+    /// (`nominal_gain`), from frame `trace_offset_frames`. Packets of at most
+    /// `mss_bytes` as for every source (1200 in the test application).
+    VideoEnc,
 }
 
 /// The media source of a flow.
@@ -566,6 +582,26 @@ pub struct SourceConfig {
     /// clock with the start time.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phase_ms: Option<f64>,
+    /// `video-enc`: the trace frame the encoder starts at (its `ixOffset`; the test
+    /// application gives stream `i` 50 x `i`). Default 0.
+    #[serde(skip_serializing_if = "is_zero_u64")]
+    pub trace_offset_frames: u64,
+    /// `video-enc`: weight of each frame's own rate in the EWMA of the nominal
+    /// bitrate frames are scaled by; 0.05 at ac89024, 0 (fixed at the trace's mean)
+    /// at 0924c0b. Default 0.05.
+    #[serde(skip_serializing_if = "is_default_nominal_gain")]
+    pub nominal_gain: f64,
+}
+
+/// The `video-enc` nominal-rate EWMA weight of `VideoEnc::encode` at ac89024.
+pub const DEFAULT_NOMINAL_GAIN: f64 = 0.05;
+
+fn is_zero_u64(v: &u64) -> bool {
+    *v == 0
+}
+
+fn is_default_nominal_gain(v: &f64) -> bool {
+    *v == DEFAULT_NOMINAL_GAIN
 }
 
 impl Default for SourceConfig {
@@ -578,6 +614,8 @@ impl Default for SourceConfig {
             audio_bitrate_kbps: 64.0,
             audio_packet_interval_ms: 20.0,
             phase_ms: None,
+            trace_offset_frames: 0,
+            nominal_gain: DEFAULT_NOMINAL_GAIN,
         }
     }
 }

@@ -29,6 +29,9 @@ pub const REPORT_INTERVAL_MS: Range = Range::closed(1.0, 60_000.0, "ms");
 /// Offset of a stream's first frame, ms: at most the longest run (a phase beyond one
 /// frame period only delays the first frame).
 pub const PHASE_MS: Range = Range::closed(0.0, 1e9, "ms");
+/// Frame index a `video-enc` trace starts at: any index a trace file may hold (it is
+/// taken modulo the trace's length).
+pub const TRACE_OFFSET_FRAMES: Range = Range::closed(0.0, 1e9, "frames");
 /// Encoder time constant, s: at most the longest run (slower never follows at all).
 pub const SLUGGISHNESS_S: Range = Range::closed(0.0, 1e6, "s");
 
@@ -135,6 +138,8 @@ pub fn of_key(name: &str, element: Option<usize>) -> Option<Range> {
         ("audio_bitrate_kbps", None) => AUDIO_BITRATE_KBPS,
         ("audio_packet_interval_ms", None) => AUDIO_INTERVAL_MS,
         ("phase_ms", None) => PHASE_MS,
+        ("trace_offset_frames", None) => TRACE_OFFSET_FRAMES,
+        ("nominal_gain", None) => PROBABILITY,
         ("object_min_kb" | "object_max_kb", None) => OBJECT_KB,
         ("idle_mean_s", None) => IDLE_MEAN_S,
         ("mss_bytes", None) => MSS_BYTES,

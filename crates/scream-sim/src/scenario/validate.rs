@@ -72,6 +72,9 @@ impl Scenario {
             r::SAMPLE_INTERVAL_MS,
             self.sample_interval_ms,
         )?;
+        self.clock
+            .check()
+            .or_else(|(name, reason)| fail(format!("clock.{name}"), reason))?;
         self.validate_sizes()?;
         if let Some([from, to]) = self.report_window_s {
             in_range("report_window_s[0]", r::TIME_S, from)?;
@@ -533,7 +536,8 @@ fn validate_queue(key: &str, q: &QueueConfig) -> Check {
 /// Every key of a source, whatever its kind uses; `used` says whether the source
 /// produces media at all (a `cbr` flow ignores it, so it needs no trace).
 fn validate_source(key: &str, s: &SourceConfig, used: bool) -> Check {
-    if used && s.kind == SourceKind::VideoTrace && s.trace.is_empty() {
+    let traced = matches!(s.kind, SourceKind::VideoTrace | SourceKind::VideoEnc);
+    if used && traced && s.trace.is_empty() {
         return fail(format!("{key}.trace"), "must name a frame-size trace");
     }
     if let Some(p) = s.phase_ms {
@@ -541,6 +545,9 @@ fn validate_source(key: &str, s: &SourceConfig, used: bool) -> Check {
     }
     check(key, "fps", r::FPS, s.fps)?;
     check(key, "sluggishness_s", r::SLUGGISHNESS_S, s.sluggishness_s)?;
+    let offset = s.trace_offset_frames as f64;
+    check(key, "trace_offset_frames", r::TRACE_OFFSET_FRAMES, offset)?;
+    check(key, "nominal_gain", r::PROBABILITY, s.nominal_gain)?;
     let rate = s.audio_bitrate_kbps;
     check(key, "audio_bitrate_kbps", r::AUDIO_BITRATE_KBPS, rate)?;
     let interval = s.audio_packet_interval_ms;

@@ -2,11 +2,13 @@
 
 pub mod frame_trace;
 pub mod video;
+pub mod video_enc;
 
 pub use frame_trace::{
     BuiltinTrace, FrameTraceError, builtin_frame_trace, load_frame_sizes, parse_frame_sizes,
 };
 pub use video::Video;
+pub use video_enc::VideoEnc;
 
 use scream::sender::MediaFrame;
 use scream::{Bitrate, Duration};
@@ -39,6 +41,8 @@ pub enum Source {
     Video(Video),
     /// CBR audio.
     Audio(Audio),
+    /// The Ericsson test application's encoder model.
+    VideoEnc(VideoEnc),
 }
 
 impl Source {
@@ -47,6 +51,7 @@ impl Source {
         match self {
             Self::Video(v) => v.next_frame(),
             Self::Audio(a) => MediaFrame::new(a.packet_bytes),
+            Self::VideoEnc(v) => v.next_frame(),
         }
     }
 
@@ -55,6 +60,7 @@ impl Source {
         match self {
             Self::Video(v) => v.set_target(target),
             Self::Audio(_) => {}
+            Self::VideoEnc(v) => v.set_target(target),
         }
     }
 
@@ -63,6 +69,7 @@ impl Source {
         match self {
             Self::Video(v) => v.target(),
             Self::Audio(a) => a.bitrate,
+            Self::VideoEnc(v) => v.target(),
         }
     }
 
@@ -71,6 +78,7 @@ impl Source {
         match self {
             Self::Video(v) => v.request_key_frame(),
             Self::Audio(_) => {}
+            Self::VideoEnc(v) => v.request_key_frame(),
         }
     }
 }

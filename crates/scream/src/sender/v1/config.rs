@@ -44,6 +44,15 @@ declare_params! {
             /// `RATE_ADJUST_INTERVAL`, 0.2 s; the code adjusts every 20 ms).
             rate_adjust_interval: Duration = ms(20),
                 range incl(ms(1), secs(1)), source "ScreamTx kRateAdjustInterval (RFC 8298 0.2 s)";
+            /// Fraction of `rate_adjust_interval` a frame may come early and still
+            /// adjust the rate. The code compares exactly (0; `updateTargetBitrateOld`,
+            /// `time_ntp - lastBitrateAdjustT_ntp < kRateAdjustInterval_ntp`): with the
+            /// interval equal to the frame period, a frame a few microseconds early on
+            /// a real clock then skips its adjustment and the ramp runs at half speed,
+            /// hence the default 0.1. An interval of whole 1/65536 s ticks compares
+            /// exactly at 0 (see `rate::adjust_due`).
+            rate_adjust_tolerance: f64 = 0.1,
+                range incl(0.0, 0.5), source "ScreamTx updateTargetBitrateOld compares exactly (0)";
             /// Largest increase of a stream's target per second (RFC 8298
             /// `RAMP_UP_SPEED`), bit/s per second. The simulator and the studies use
             /// 10 Mbit/s/s.

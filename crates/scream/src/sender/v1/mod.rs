@@ -128,8 +128,9 @@
 //! - When the total rate is below 100 kbit/s, the code also lowers every stream's
 //!   target with a LEDBAT decrease; not done (it affects only sub-100 kbit/s flows).
 //! - **The rate adjustment accepts a frame up to 10 % of `rate_adjust_interval` early**
-//!   (the code: not at all), so that frames from a real clock at exactly the interval
-//!   do not skip every other adjustment (see `rate::ADJUST_EARLY_TOLERANCE`).
+//!   by default (the code: not at all), so that frames from a real clock at exactly the
+//!   interval do not skip every other adjustment; `rate_adjust_tolerance = 0` is the
+//!   code's exact comparison (see `rate::adjust_due`).
 
 pub(crate) mod config;
 pub(crate) mod delay;

@@ -17,14 +17,25 @@ const FULL_WINDOW_INTERVAL: Duration = Duration::from_millis(100);
 const I_UPDATE_INTERVAL: Duration = Duration::from_millis(500);
 /// RTP queue backlog (bits) above which the target does not increase.
 const TX_SIZE_FREEZE_BITS: f64 = 12_000.0;
-/// Fraction of `rate_adjust_interval` a frame may come early and still adjust. The
-/// adjustment runs on frames; with the default interval equal to the frame period at
-/// 50 fps, a frame on a real clock comes a few microseconds early about every other
-/// time, and an exact comparison (the code's) then skips it: the ramp runs at half
-/// speed (measured over UDP: 0.50 instead of 0.94 Mbit/s after 10 s from 0.15). Frames
-/// of a simulator's exact clock are never within 10 % of the interval but on it, so
-/// simulated runs do not change.
-const ADJUST_EARLY_TOLERANCE: f64 = 0.1;
+/// Slack of the adjustment's comparison, for instants that stand for whole 1/65536 s
+/// ticks: a tick is not a whole number of nanoseconds, so a tick instant and an
+/// interval of whole ticks are each off by under 1 ns. Comparing with this slack makes
+/// `elapsed >= interval` true exactly when it holds in ticks, as in the code
+/// (`updateTargetBitrateOld`, integer `time_ntp` arithmetic); one tick is 15 259 ns, so
+/// nothing else moves.
+const TICK_ROUNDING_SLACK: Duration = Duration::from_nanos(1);
+
+/// The least time since the last adjustment at which a frame adjusts the rate:
+/// `rate_adjust_interval` less the configured early tolerance (see
+/// `V1Config::rate_adjust_tolerance`: the default 0.1 lets a frame of a real clock that
+/// comes a few microseconds early adjust; measured over UDP the exact comparison ran
+/// the ramp at 0.50 instead of 0.94 Mbit/s after 10 s from 0.15), and less the tick
+/// rounding slack.
+fn adjust_due(cfg: &V1Config) -> Duration {
+    cfg.rate_adjust_interval
+        .mul_f64(1.0 - cfg.rate_adjust_tolerance)
+        .saturating_sub(TICK_ROUNDING_SLACK)
+}
 
 /// What the rate adjustment of one stream reads of the sender.
 #[derive(Clone, Copy, Debug)]
@@ -262,10 +273,7 @@ impl V1Stream {
             self.target *= cfg.target_rate_scale_rtp_qdelay;
             self.last_full_window = Some(now);
         }
-        let due = cfg
-            .rate_adjust_interval
-            .mul_f64(1.0 - ADJUST_EARLY_TOLERANCE);
-        if now.saturating_duration_since(last_adjust) < due {
+        if now.saturating_duration_since(last_adjust) < adjust_due(cfg) {
             return false;
         }
         let tx_limit = (self.target * 0.02).trunc();
@@ -380,15 +388,37 @@ mod tests {
     /// every other time (a real clock's jitter).
     fn ramp(early: Duration, frames: u64) -> f64 {
         let cfg = V1Config::default();
+        let slots = (0..frames).map(|i| {
+            let slot = Instant::from_millis(1000 + 20 * i);
+            if i % 2 == 1 { slot - early } else { slot }
+        });
+        ramp_at(&cfg, slots)
+    }
+
+    /// The target after a frame at each of `times`, from 150 kbit/s.
+    fn ramp_at(cfg: &V1Config, times: impl Iterator<Item = Instant>) -> f64 {
         let mut s = V1Stream::new(150e3);
         // Media flows at the link's rate, so only the ramp limits the increase.
         s.rate_tx = 10e6;
-        for i in 0..frames {
-            let slot = Instant::from_millis(1000 + 20 * i);
-            let now = if i % 2 == 1 { slot - early } else { slot };
-            s.adjust(&cfg, &input(now));
+        for now in times {
+            s.adjust(cfg, &input(now));
         }
         s.target
+    }
+
+    /// Instant of tick `k` of a 1/65536 s clock, rounded up to whole nanoseconds as the
+    /// simulator's tick clock does.
+    fn tick(k: u64) -> Instant {
+        Instant::from_nanos((k * 1_000_000_000).div_ceil(65_536))
+    }
+
+    /// A V1 configuration that compares exactly, with an interval of `ticks` ticks.
+    fn exact(ticks: u32) -> V1Config {
+        V1Config {
+            rate_adjust_tolerance: 0.0,
+            rate_adjust_interval: Duration::from_secs_f64(f64::from(ticks) / 65_536.0),
+            ..V1Config::default()
+        }
     }
 
     #[test]
@@ -401,5 +431,49 @@ mod tests {
             (jittered / exact - 1.0).abs() < 0.05,
             "jittered {jittered}, exact {exact}"
         );
+    }
+
+    #[test]
+    fn without_tolerance_a_frame_one_tick_short_of_the_interval_skips() {
+        // Frames every 1310 ticks (50 fps on the code's clock), interval 1311 ticks
+        // (its kRateAdjustInterval_ntp): every other frame adjusts, the ramp at half
+        // speed. With an interval of 1310 ticks every frame adjusts.
+        let frames = |n: u64| (0..n).map(|i| tick(65_536 + 1310 * i));
+        let half = ramp_at(&exact(1311), frames(200));
+        let every_other_frame = ramp_at(&exact(1310), frames(200).step_by(2));
+        let full = ramp_at(&exact(1310), frames(200));
+        // The same adjustments; each adds `ramp x interval`, 1311 / 1310 of the other.
+        assert!(
+            (half / every_other_frame - 1.0).abs() < 1e-3,
+            "half {half}, every other frame {every_other_frame}"
+        );
+        assert!(full > half * 1.3, "full {full}, half {half}");
+    }
+
+    #[test]
+    fn an_interval_of_whole_ticks_compares_exactly_at_every_phase() {
+        // Whatever the nanosecond rounding of the two tick instants, elapsed ticks
+        // equal to the interval adjust and one tick fewer do not.
+        for ticks in [1311_u32, 3277, 1000, 65_535] {
+            let cfg = exact(ticks);
+            for start in (0..70_000_u64).step_by(997) {
+                let due = [tick(start), tick(start + u64::from(ticks))];
+                let early = [tick(start), tick(start + u64::from(ticks) - 1)];
+                let mut on_time = V1Stream::new(150e3);
+                let mut one_short = V1Stream::new(150e3);
+                for (s, times) in [(&mut on_time, due), (&mut one_short, early)] {
+                    s.rate_tx = 10e6;
+                    for now in times {
+                        s.adjust(&cfg, &input(now));
+                    }
+                }
+                assert_eq!(on_time.last_adjust, Some(due[1]), "{ticks} from {start}");
+                assert_eq!(
+                    one_short.last_adjust,
+                    Some(early[0]),
+                    "{ticks} from {start}"
+                );
+            }
+        }
     }
 }
