@@ -91,6 +91,11 @@ impl Grid {
         (hz >= 1.0 && hz.is_finite()).then_some(Self { hz: hz as u64 })
     }
 
+    /// Points per second.
+    pub fn hz(&self) -> u64 {
+        self.hz
+    }
+
     /// Point `k`.
     pub fn point(&self, k: u64) -> Instant {
         let ns = (u128::from(k) * 1_000_000_000).div_ceil(u128::from(self.hz));

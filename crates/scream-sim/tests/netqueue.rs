@@ -32,7 +32,7 @@ fn a_scenario_selecting_netqueue_runs_and_marks_by_its_vintage() {
     let mut marks = Vec::new();
     for vintage in [2021, 2023] {
         let extra = format!(
-            "netqueue_vintage = {vintage}\nnetqueue_l4s = true\nnetqueue_steps_per_s = 65536"
+            "netqueue_vintage = {vintage}\nnetqueue_l4s = true"
         );
         let s = scenario(&extra).expect("loads");
         let r = run(&s, 1, None).expect("runs");
@@ -62,11 +62,6 @@ fn a_vintage_other_than_2021_or_2023_is_refused_at_load() {
     let e = scenario("netqueue_vintage = 2022").unwrap_err();
     assert!(e.contains("netqueue_vintage"), "{e}");
     assert!(e.contains("2021 (ac89024) or 2023 (0924c0b)"), "{e}");
-    let e = scenario("netqueue_steps_per_s = 2000000000").unwrap_err();
-    assert!(
-        e.contains("netqueue_steps_per_s") && e.contains("[1, 1e9] 1/s"),
-        "{e}"
-    );
 }
 
 #[test]

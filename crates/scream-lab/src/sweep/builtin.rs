@@ -29,6 +29,9 @@ pub const STUDIES: &[Study] = &[
     study!("tuning"),
     study!("paper-standalone"),
     study!("paper-hybrid"),
+    study!("paper-standalone-testapp"),
+    study!("paper-hybrid-testapp"),
+    study!("testapp-check"),
 ];
 
 /// The built-in study called `name`.

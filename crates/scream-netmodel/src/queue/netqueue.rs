@@ -59,9 +59,6 @@ crate::declare_keys! {
         /// `netqueue`: true: a rate of 0 means no serialisation limit (the reference's
         /// `if (rate > 0)`); false: an outage, packets wait for a positive rate
         netqueue_zero_unlimited: bool = true, unit "", range FLAG;
-        /// `netqueue`: steps of the reference's loop per second, one packet released
-        /// per step (10000 at ac89024, 65536 at 0924c0b); 0 = no step
-        netqueue_steps_per_s: u64 = 0, unit "1/s", range STEPS;
         /// `netqueue` 2021 with L4S: the rate the NetQueue was constructed with, from
         /// which its L4S threshold is computed once (scream_v_a.cpp ac89024: 20e6)
         netqueue_l4s_rate_mbps: f64 = 20.0, unit "Mbit/s", range RATE_MBPS;
@@ -70,11 +67,6 @@ crate::declare_keys! {
 
 /// A flag key, written `true` or `false`.
 const FLAG: Range = Range::closed(0.0, 1.0, "");
-/// Loop steps per second: a 1 ns step at most, which keeps one release per nanosecond.
-const STEPS: Range = Range {
-    zero: true,
-    ..Range::closed(1.0, 1e9, "1/s")
-};
 /// A constructor rate: positive, at most the largest trace rate (10 Tbit/s).
 const RATE_MBPS: Range = Range::above(0.0, 1e7, "Mbit/s");
 
@@ -107,7 +99,9 @@ pub struct NetQueueParams {
     pub l4s: bool,
     /// Whether a rate of 0 means no limit (else an outage).
     pub zero_unlimited: bool,
-    /// Loop steps per second (0: none).
+    /// Loop steps per second, one release per step (0: none). Not a key of its own:
+    /// the scenario's loop clock (`[clock] step_hz`) sets it, as one loop drives the
+    /// whole reference application.
     pub steps_per_s: u64,
     /// The rate at construction (ac89024's L4S threshold).
     pub construction_rate: Bitrate,
@@ -116,14 +110,15 @@ pub struct NetQueueParams {
 }
 
 impl NetQueueParams {
-    /// Parameters from the scenario keys and the link's forward delay; `None` for a
-    /// vintage the keys do not name (see [`NetQueueKeys::vintage`]).
-    pub fn from_keys(k: &NetQueueKeys, lookahead: Duration) -> Option<Self> {
+    /// Parameters from the scenario keys, the link's forward delay and the loop's steps
+    /// per second (0: continuous); `None` for a vintage the keys do not name (see
+    /// [`NetQueueKeys::vintage`]).
+    pub fn from_keys(k: &NetQueueKeys, lookahead: Duration, steps_per_s: u64) -> Option<Self> {
         Some(Self {
             vintage: k.vintage().ok()?,
             l4s: k.netqueue_l4s,
             zero_unlimited: k.netqueue_zero_unlimited,
-            steps_per_s: k.netqueue_steps_per_s,
+            steps_per_s,
             construction_rate: Bitrate::from_mbps(k.netqueue_l4s_rate_mbps),
             lookahead,
         })

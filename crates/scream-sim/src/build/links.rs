@@ -211,12 +211,15 @@ fn build_direction<P: NetPacket>(
     let effects = PathEffects::new(delay, jitter, loss, seed, id);
     if l.queue.kind == QueueKind::NetQueue {
         // The reference delays before its rate queue: the NetQueue reads the rate one
-        // propagation delay ahead (see `scream_netmodel::queue::netqueue`).
-        let params =
-            NetQueueParams::from_keys(&l.queue.netqueue, delay).ok_or_else(|| SimError::Param {
+        // propagation delay ahead (see `scream_netmodel::queue::netqueue`). It releases
+        // one packet per step of the scenario's loop clock.
+        let steps = s.clock.step_grid().map_or(0, |g| g.hz());
+        let params = NetQueueParams::from_keys(&l.queue.netqueue, delay, steps).ok_or_else(|| {
+            SimError::Param {
                 key: format!("{key}.queue.netqueue_vintage"),
                 reason: "must be 2021 or 2023".into(),
-            })?;
+            }
+        })?;
         let nq = NetQueue::new(params);
         return Ok(DirectedLink::with_netqueue(
             capacity, nq, limit, effects, seed, id,

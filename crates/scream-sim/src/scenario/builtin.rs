@@ -34,6 +34,7 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!("default"),
     builtin!("paper-step"),
     builtin!("paper-step-v2"),
+    builtin!("paper-step-testapp"),
     builtin!("paper-5g"),
     builtin!("paper-5g-v2"),
     builtin!("paper-tuning"),
