@@ -31,6 +31,7 @@ pub const STUDIES: &[Study] = &[
     study!("paper-hybrid"),
     study!("paper-standalone-testapp"),
     study!("paper-hybrid-testapp"),
+    study!("paper-search-testapp"),
     study!("testapp-check"),
 ];
 
