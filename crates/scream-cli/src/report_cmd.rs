@@ -65,11 +65,12 @@ fn compare(args: &ReportArgs, results: &Results, study: PublishedStudy) -> Resul
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         for (setup, comparison) in &setups {
-            // One file per setup of a search, named after it; the plain one otherwise.
+            // One file per setup of a search, named after it (base names are file-safe);
+            // the plain one otherwise.
             let name = if setup.is_empty() {
                 published::COMPARE_CSV.to_owned()
             } else {
-                format!("{}-{}", setup.replace('/', "_"), published::COMPARE_CSV)
+                format!("{setup}-{}", published::COMPARE_CSV)
             };
             let path = dir.join(name);
             scream_sim::output::write_atomic(&path, published::csv_text(&paper, comparison))

@@ -332,7 +332,7 @@ fn the_published_positions_score_themselves_exact() {
     assert!(c.figures.iter().all(|f| f.ours.is_some()));
 }
 
-/// `results`' rows moved onto base `SETUP/off` for each setup, A's throughput replaced.
+/// `results`' rows moved onto base `SETUP.off` for each setup, A's throughput replaced.
 fn setups(with: &[(&str, [(f64, f64); 10])]) -> Results {
     let b = ramp(|i| i as f64);
     let mut text = String::new();

@@ -143,7 +143,7 @@ fn known_studies() -> String {
 
 /// Loads `study`'s published figures through the data search path and compares
 /// `results` with them through the study's mapping for our sender's keys.
-/// Results whose bases are setups (`SETUP/l4s-off`, `SETUP/l4s-on`) give one
+/// Results whose bases are setups (`SETUP.l4s-off`, `SETUP.l4s-on`) give one
 /// comparison per setup ([`compare_setups`]); plain bases give one, named "".
 pub fn compare_published(
     results: &crate::report::Results,

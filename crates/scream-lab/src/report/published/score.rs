@@ -182,8 +182,8 @@ pub fn compare(
     compare_setup(results, paper, mapping, "")
 }
 
-/// Scores every setup of `results` whose bases are named `SETUP/l4s-off` and
-/// `SETUP/l4s-on` (the mapping's base names after a setup prefix), in the order the
+/// Scores every setup of `results` whose bases are named `SETUP.l4s-off` and
+/// `SETUP.l4s-on` (the mapping's base names after a setup prefix), in the order the
 /// results first name them: a search over the unknowns of a study's apparatus runs one
 /// sweep whose bases are its setups. Results with the plain base names are one setup,
 /// named "".
@@ -196,11 +196,11 @@ pub fn compare_setups(
     let mut setups: Vec<String> = Vec::new();
     for b in &bases {
         for &(_, name) in mapping.bases {
-            if let Some(prefix) = b.strip_suffix(name).and_then(|p| p.strip_suffix('/')) {
+            if let Some(prefix) = b.strip_suffix(name).and_then(|p| p.strip_suffix('.')) {
                 let complete = mapping
                     .bases
                     .iter()
-                    .all(|&(_, n)| bases.iter().any(|x| *x == format!("{prefix}/{n}")));
+                    .all(|&(_, n)| bases.iter().any(|x| *x == format!("{prefix}.{n}")));
                 if complete && !setups.iter().any(|s| s == prefix) {
                     setups.push(prefix.to_owned());
                 }
@@ -222,7 +222,7 @@ fn base_name(mapping: &Mapping, l4s: L4s, prefix: &str) -> Option<String> {
     Some(if prefix.is_empty() {
         name.to_owned()
     } else {
-        format!("{prefix}/{name}")
+        format!("{prefix}.{name}")
     })
 }
 
