@@ -31,9 +31,7 @@ ecn = "l4s"
 fn a_scenario_selecting_netqueue_runs_and_marks_by_its_vintage() {
     let mut marks = Vec::new();
     for vintage in [2021, 2023] {
-        let extra = format!(
-            "netqueue_vintage = {vintage}\nnetqueue_l4s = true"
-        );
+        let extra = format!("netqueue_vintage = {vintage}\nnetqueue_l4s = true");
         let s = scenario(&extra).expect("loads");
         let r = run(&s, 1, None).expect("runs");
         let link = &r.summary.links[0];

@@ -212,6 +212,25 @@ fn l4s_backoff_is_proportional_to_the_ce_fraction() {
 }
 
 #[test]
+fn l4s_alpha_never_exceeds_l4s_alpha_max() {
+    // Every packet CE-marked, feedback 40 ms apart: l4s_alpha climbs towards 1 unless
+    // capped (ac89024 caps it at 0.25).
+    let alpha_after = |params: &[(&str, f64)]| {
+        let mut h = Hand::new(EcnMode::L4s, params);
+        for _ in 0..40 {
+            let p = h.send_frame(3000);
+            h.advance(40);
+            h.ack(&p, |_| true);
+        }
+        h.sender.stats().l4s_alpha
+    };
+    let free = alpha_after(&[("initial_cwnd_bytes", 40_000.0)]);
+    let capped = alpha_after(&[("initial_cwnd_bytes", 40_000.0), ("l4s_alpha_max", 0.25)]);
+    assert!(free > 0.9, "uncapped, all marked: {free}");
+    assert!((capped - 0.25).abs() < 1e-9, "capped: {capped}");
+}
+
+#[test]
 fn cwnd_is_validated_against_bytes_in_flight() {
     let mut h = Hand::new(EcnMode::Classic, &[("initial_cwnd_bytes", 200_000.0)]);
     h.clean_rounds(150, 6000);

@@ -214,12 +214,13 @@ fn build_direction<P: NetPacket>(
         // propagation delay ahead (see `scream_netmodel::queue::netqueue`). It releases
         // one packet per step of the scenario's loop clock.
         let steps = s.clock.step_grid().map_or(0, |g| g.hz());
-        let params = NetQueueParams::from_keys(&l.queue.netqueue, delay, steps).ok_or_else(|| {
-            SimError::Param {
-                key: format!("{key}.queue.netqueue_vintage"),
-                reason: "must be 2021 or 2023".into(),
-            }
-        })?;
+        let params =
+            NetQueueParams::from_keys(&l.queue.netqueue, delay, steps).ok_or_else(|| {
+                SimError::Param {
+                    key: format!("{key}.queue.netqueue_vintage"),
+                    reason: "must be 2021 or 2023".into(),
+                }
+            })?;
         let nq = NetQueue::new(params);
         return Ok(DirectedLink::with_netqueue(
             capacity, nq, limit, effects, seed, id,

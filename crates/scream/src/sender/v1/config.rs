@@ -148,6 +148,11 @@ declare_params! {
             /// RFC 8298).
             l4s_avg_g: f64 = 0.125,
                 range above(0.0, 1.0), source "ScreamTx kL4sG";
+            /// Largest value of `l4s_alpha` (L4S only): the code caps the averaged CE
+            /// fraction at 1.0 at 0924c0b and at 0.25 at ac89024, so that a window or
+            /// rate back-off there is never deeper than an eighth.
+            l4s_alpha_max: f64 = 1.0,
+                range above(0.0, 1.0), source "ScreamTx kL4sAlphaMax";
         }
     }
 }

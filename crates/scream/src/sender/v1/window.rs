@@ -111,7 +111,7 @@ impl Window {
             last_congestion: None,
             last_cwnd_update: None,
             bytes_newly_acked: 0,
-            l4s_alpha: 0.1,
+            l4s_alpha: 0.1f64.min(cfg.l4s_alpha_max),
             bytes_delivered: 0,
             bytes_marked: 0,
             last_l4s_alpha_update: None,
@@ -251,7 +251,7 @@ impl Window {
             if self.bytes_delivered > 0 {
                 let f = self.bytes_marked as f64 / self.bytes_delivered as f64;
                 let g = cfg.l4s_avg_g;
-                self.l4s_alpha = (g * f + (1.0 - g) * self.l4s_alpha).min(1.0);
+                self.l4s_alpha = (g * f + (1.0 - g) * self.l4s_alpha).min(cfg.l4s_alpha_max);
                 self.bytes_delivered = 0;
                 self.bytes_marked = 0;
             }
