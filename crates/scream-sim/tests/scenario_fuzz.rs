@@ -587,7 +587,7 @@ fn random_values_for_a_few_keys_at_once_are_refused_by_name_or_run_cleanly() {
     let all = leaves(&base());
     let mut rng = RngStream::new(2024, "scenario-fuzz");
     let mut outcomes = [0usize; 3];
-    for _ in 0..40 {
+    for _ in 0..80 {
         let n = 2 + (rng.uniform() * 3.0) as usize;
         let chosen: Vec<&Leaf> = (0..n)
             .map(|_| &all[(rng.uniform() * all.len() as f64) as usize])
@@ -612,5 +612,8 @@ fn random_values_for_a_few_keys_at_once_are_refused_by_name_or_run_cleanly() {
             Outcome::Built => outcomes[2] += 1,
         }
     }
-    assert!(outcomes[1] >= 10, "too few cases ran: {outcomes:?}");
+    // Most combinations break a relation between keys (a flow's report cadence and its
+    // window, bitrate limits, streams against flow keys): a fifth that run is enough
+    // to exercise the simulator on random values (16 of 80 at least).
+    assert!(outcomes[1] >= 16, "too few cases ran: {outcomes:?}");
 }
