@@ -249,8 +249,7 @@ pub fn setups_markdown(
     );
     out.push_str(
         "Ranked by exact positions of Tables 6-11, then within one step, then same end. \
-         The figures are the defaults' means beside the paper's (queue delay, sRTT, \
-         throughput; L4S off / on).\n\n\
+         Then the defaults' means, ours / the paper's, per L4S mode and metric.\n\n\
          | setup | exact | ±1 | same end | scored | defaults: ours / published |\n\
          |---|---|---|---|---|---|\n",
     );
@@ -261,7 +260,13 @@ pub fn setups_markdown(
             .iter()
             .map(|f| {
                 let ours = f.ours.map_or_else(|| "-".to_owned(), fmt);
-                format!("{ours} / {}", fmt(f.published_value))
+                let p = &f.published;
+                format!(
+                    "{} {} {ours} / {}",
+                    p.l4s,
+                    metric_name(p.metric),
+                    fmt(f.published_value)
+                )
             })
             .collect();
         let _ = writeln!(
