@@ -7,7 +7,7 @@
 //! one step, or in the same half of the ten — with the chance level of each for a
 //! uniformly random index. The paper's defaults are set beside ours; for a factorial
 //! sweep, the hybrid study's averages are. [`compare`] is the library door (a search over
-//! setups calls it per setup); [`render`] turns its answer into Markdown and CSV.
+//! setups calls it per setup); [`markdown`] and [`csv_text`] turn its answer into Markdown and CSV.
 
 mod mapping;
 mod render;
