@@ -103,7 +103,7 @@ fn every_readme_command_runs_in_order_from_an_empty_folder() {
                 needs_fetched_data = true;
                 args.extend(["--users", "1", "--loads", "0", "--duration", "2"]);
             }
-            ["sweep", "paper-hybrid"] => {
+            ["sweep", "paper-hybrid" | "paper-standalone-testapp"] => {
                 needs_fetched_data = true;
                 args.push("--dry-run");
             }
