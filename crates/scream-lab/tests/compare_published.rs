@@ -345,9 +345,9 @@ fn setups(with: &[(&str, [(f64, f64); 10])]) -> Results {
             text.push('\n');
         }
         for line in lines {
-            text += &line.replacen("off/", &format!("{setup}/off/"), 1).replacen(
+            text += &line.replacen("off/", &format!("{setup}.off/"), 1).replacen(
                 ",off,",
-                &format!(",{setup}/off,"),
+                &format!(",{setup}.off,"),
                 1,
             );
             text.push('\n');
