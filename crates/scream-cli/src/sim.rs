@@ -86,6 +86,7 @@ pub(crate) fn main(args: &SimArgs) -> Result<String, String> {
 
 /// The seam to the simulator core: load, run, write outputs and plots.
 pub(crate) mod engine {
+    use scream_lab::run_folder::{RunRecord, WriteOptions, write_run};
     use scream_sim::log::{LogOptions, LogReport};
     use scream_sim::output::folder::RunDefinition;
     use scream_sim::scenario::load::{Override, load_checked};
@@ -156,43 +157,27 @@ pub(crate) mod engine {
             .map_err(|e| format!("cannot clear {}: {e}", out_dir.display()))?;
         let logs = args.logs.open(&out_dir)?;
         let (result, logs) = run_logged(&loaded, Some(seed), Some(progress), logs)?;
-        let mut files = scream_sim::write_outputs(&result, &out_dir)
-            .map_err(|e| format!("cannot write outputs to {}: {e}", out_dir.display()))?;
-        if !args.no_plots {
-            let build = crate::manifest::toolkit();
-            let commit: String = build.commit.chars().take(12).collect();
-            let footer = format!(
-                "scenario {}  ·  seed {}  ·  scream {} ({commit})",
-                loaded.name, result.summary.seed, build.version
-            );
-            let max_bitrates = loaded.stream_max_bitrates();
-            let input = scream_plot::PlotInput {
-                scenario_name: &result.scenario_name,
-                samples: &result.samples,
-                footer: &footer,
-                max_bitrate_mbps: &max_bitrates,
-                cdfs: &result.delay_cdfs,
-            };
-            files.extend(scream_plot::write_plots(&input, &out_dir).map_err(|e| e.to_string())?);
-        }
         let written_logs = [
             (logs.packets.is_some(), crate::logs::PACKETS_FILE),
             (logs.events.is_some(), crate::logs::EVENTS_FILE),
         ];
-        files.extend(
-            written_logs
+        let options = WriteOptions {
+            no_plots: args.no_plots,
+            extra_files: written_logs
                 .into_iter()
                 .filter(|(on, _)| *on)
-                .map(|(_, name)| out_dir.join(name)),
-        );
-        let run = crate::manifest::Run {
-            scenario: &loaded,
-            overrides,
-            result: &result,
-            started_unix_s,
-            files: &files,
+                .map(|(_, name)| out_dir.join(name))
+                .collect(),
         };
-        crate::manifest::write(&run, &out_dir)?;
+        let record = RunRecord {
+            scenario: &loaded,
+            overrides: &raw,
+            result: &result,
+            toolkit: crate::manifest::toolkit(),
+            command_line: std::env::args().collect(),
+            started_unix_s,
+        };
+        write_run(&record, &out_dir, &options)?;
         Ok(Outcome {
             summary: result.summary,
             out_dir,

@@ -5,7 +5,8 @@
 //! - [`eval`]: the fixed evaluation matrix of SCReAM V2 (`scream eval v2`);
 //! - [`suite`]: the RMCAT test cases of RFC 8867 judged by RFC 8868 metrics;
 //! - [`study`]: fixed comparison studies (`scream study lte`);
-//! - [`report`]: tables and figures from a sweep's results (`scream report`).
+//! - [`report`]: tables and figures from a sweep's results (`scream report`);
+//! - [`run_folder`]: one simulation written as a folder (outputs, plots, manifest).
 //!
 //! Every run is a pure function of its scenario text, overrides and seed, so the lab
 //! hands batches of independent runs to an [`Executor`]: [`LocalExecutor`] runs them
@@ -18,6 +19,7 @@ pub mod eval;
 mod executor;
 pub mod progress;
 pub mod report;
+pub mod run_folder;
 pub mod study;
 pub mod suite;
 pub mod sweep;

@@ -10,6 +10,7 @@
 //!   equal bytes.
 //! - [`write_atomic`] and [`write_atomic_with`]: every output file is replaced whole
 //!   or not at all.
+//! - [`columns`]: rows as typed columns, for data frames built without a file.
 //! - [`stats`]: the one place for percentiles, means, Jain's fairness index and
 //!   confidence intervals.
 
@@ -17,6 +18,7 @@
 
 mod atomic;
 mod cdf;
+pub mod columns;
 mod sample;
 pub mod stats;
 mod text;

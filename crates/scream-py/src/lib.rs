@@ -1,0 +1,32 @@
+//! `scream._scream`, the native module of the `scream` Python package: a thin layer
+//! over the front doors of the toolkit's crates, so that Python sees the same
+//! scenarios, results, errors and state machines as the `scream` command.
+//!
+//! - [`simulate`]: a scenario in, a run out (`Run` on the Python side builds the data
+//!   frames from its columns); the simulation runs without the GIL.
+//! - [`catalogue`]: the built-in scenarios and the sender parameters.
+//! - [`sans_io`]: `Sender`, `Receiver` and the RFC 8888 codec.
+//!
+//! Errors cross as Python exceptions carrying the text the command prints; nothing a
+//! caller passes can panic across the boundary (PyO3 turns a panic into
+//! `PanicException`, which the tests treat as a failure).
+
+use pyo3::prelude::*;
+
+mod catalogue;
+mod errors;
+mod sans_io;
+mod simulate;
+mod toml_value;
+
+/// The module `scream._scream`.
+#[pymodule]
+fn _scream(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("__commit__", env!("SCREAM_GIT_COMMIT"))?;
+    simulate::register(m)?;
+    catalogue::register(m)?;
+    sans_io::register(m)?;
+    m.add_function(wrap_pyfunction!(toml_value::toml_to_dict, m)?)?;
+    Ok(())
+}
