@@ -6,7 +6,7 @@ import json
 import os
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Union
 
 from . import _scream
 
@@ -128,7 +128,7 @@ class Run:
         return result
 
     def write(
-        self, folder: Union[str, os.PathLike[str]], *, force: bool = False, plots: bool = True
+        self, folder: str | os.PathLike[str], *, force: bool = False, plots: bool = True
     ) -> list[Path]:
         """Writes the run's files into ``folder``, as ``scream sim --out folder`` does.
 
@@ -155,8 +155,8 @@ def _call_text(scenario: Any, set: Any, seed: Any) -> str:
 
 def simulate(
     scenario: ScenarioLike = "default",
-    set: Optional[SetLike] = None,
-    seed: Optional[int] = None,
+    set: SetLike | None = None,
+    seed: int | None = None,
 ) -> Run:
     """Simulates a scenario and returns the finished ``Run``.
 

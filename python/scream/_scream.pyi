@@ -3,14 +3,28 @@
 # python/tests compare these stubs with the module (mypy.stubtest).
 
 import os
-from typing import Any, Optional, Union
+from pathlib import Path
+from typing import Any, final
+
+__all__ = [
+    "GENERATIONS",
+    "NativeRun",
+    "__commit__",
+    "__version__",
+    "params",
+    "scenario_text",
+    "scenarios",
+    "simulate",
+    "toml_to_dict",
+]
 
 __version__: str
 __commit__: str
 GENERATIONS: list[str]
 
-_Column = tuple[str, str, Union[bytes, list[Optional[str]]]]
+_Column = tuple[str, str, bytes | list[str | None]]
 
+@final
 class NativeRun:
     @property
     def name(self) -> str: ...
@@ -22,13 +36,12 @@ class NativeRun:
     def scenario_toml(self) -> str: ...
     def manifest_json(self) -> str: ...
     def write(
-        self, folder: Union[str, os.PathLike[str]], force: bool = False, plots: bool = True
-    ) -> list[os.PathLike[str]]: ...
+        self, folder: str | os.PathLike[str], force: bool = False, plots: bool = True
+    ) -> list[Path]: ...
 
 def simulate(
-    scenario: Any, set: Any = None, seed: Any = None, call: str = ""
+    scenario: Any, set: Any = None, seed: Any = None, call: str | None = None
 ) -> NativeRun: ...
-def load_scenario(scenario: Any, set: Any = None) -> str: ...
 def scenarios() -> dict[str, str]: ...
 def scenario_text(name: str) -> str: ...
 def params(generation: str = "scream-v2") -> dict[str, dict[str, Any]]: ...

@@ -20,7 +20,6 @@ use crate::toml_value;
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
-    m.add_function(wrap_pyfunction!(load_scenario, m)?)?;
     m.add_class::<NativeRun>()?;
     Ok(())
 }
@@ -112,25 +111,15 @@ fn seed_of(seed: Option<&Bound<'_, PyAny>>, scenario: &Scenario) -> PyResult<u64
     }
 }
 
-/// Loads a scenario as `simulate` would and returns it resolved (after `set`), as
-/// TOML text.
-#[pyfunction]
-#[pyo3(signature = (scenario, set = None))]
-fn load_scenario(scenario: &Bound<'_, PyAny>, set: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
-    let set = overrides(set)?;
-    let loaded = load(scenario, &set)?;
-    scream_sim::scenario::to_toml(&loaded).map_err(|e| error(Kind::Scenario, e.to_string()))
-}
-
 /// Runs a scenario; see `scream.simulate` for the arguments.
 #[pyfunction]
-#[pyo3(signature = (scenario, set = None, seed = None, call = String::new()))]
+#[pyo3(signature = (scenario, set = None, seed = None, call = None))]
 fn simulate(
     py: Python<'_>,
     scenario: &Bound<'_, PyAny>,
     set: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
-    call: String,
+    call: Option<String>,
 ) -> PyResult<NativeRun> {
     let set = overrides(set)?;
     let loaded = load(scenario, &set)?;
@@ -154,7 +143,7 @@ fn simulate(
         scenario: loaded,
         overrides: set.iter().map(|o| o.raw().to_owned()).collect(),
         result,
-        call,
+        call: call.unwrap_or_else(|| "scream._scream.simulate(...)".to_owned()),
         started_unix_s,
         warnings,
     })
