@@ -192,7 +192,7 @@ struct RowFields {
     cells: Vec<Cell>,
 }
 
-impl<'a> ser::Serializer for &'a mut RowFields {
+impl ser::Serializer for &mut RowFields {
     type Ok = ();
     type Error = ColumnsError;
     type SerializeSeq = Impossible<(), ColumnsError>;
