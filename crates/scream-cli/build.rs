@@ -1,5 +1,6 @@
 //! Embeds the git commit the binary is built from (for manifest.json), as the
-//! environment variables `SCREAM_GIT_COMMIT` (40 hex digits or `unknown`) and
+//! environment variables (read by `scream_sim::toolkit_of_this_build!`; the Python
+//! module, crates/scream-py, runs this same script) `SCREAM_GIT_COMMIT` (40 hex digits or `unknown`) and
 //! `SCREAM_GIT_DIRTY` (`true`, `false` or `unknown`).
 //!
 //! Outside a git checkout (a source tarball, a crate package) or without `git`, both

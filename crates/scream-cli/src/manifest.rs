@@ -5,15 +5,7 @@ use scream_sim::manifest::Toolkit;
 
 /// This binary's build: version, and the git commit and dirty flag build.rs found.
 pub(crate) fn toolkit() -> Toolkit {
-    Toolkit {
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        commit: env!("SCREAM_GIT_COMMIT").to_owned(),
-        dirty: match env!("SCREAM_GIT_DIRTY") {
-            "true" => Some(true),
-            "false" => Some(false),
-            _ => None,
-        },
-    }
+    scream_sim::toolkit_of_this_build!()
 }
 
 /// Seconds since the Unix epoch; 0 on a clock set before 1970.

@@ -26,15 +26,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// The build of this module, for manifest.json.
 fn toolkit() -> Toolkit {
-    Toolkit {
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        commit: env!("SCREAM_GIT_COMMIT").to_owned(),
-        dirty: match env!("SCREAM_GIT_DIRTY") {
-            "true" => Some(true),
-            "false" => Some(false),
-            _ => None,
-        },
-    }
+    scream_sim::toolkit_of_this_build!()
 }
 
 /// The overrides `set` stands for, as the `--set KEY=VALUE` arguments they equal: a

@@ -27,6 +27,37 @@ pub struct Toolkit {
     pub dirty: Option<bool>,
 }
 
+impl Toolkit {
+    /// The build from the facts a build script found: `dirty` is `true`, `false` or
+    /// anything else for unknown. Use [`crate::toolkit_of_this_build!`], which reads them
+    /// from the calling crate's build environment.
+    pub fn from_build(version: &str, commit: &str, dirty: &str) -> Self {
+        Toolkit {
+            version: version.to_owned(),
+            commit: commit.to_owned(),
+            dirty: match dirty {
+                "true" => Some(true),
+                "false" => Some(false),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// The [`Toolkit`] of the crate that calls it, from the variables its build script
+/// (crates/scream-cli/build.rs, shared by every front end) sets: `SCREAM_GIT_COMMIT` and
+/// `SCREAM_GIT_DIRTY`. A macro, so that `env!` reads the caller's build, not this crate's.
+#[macro_export]
+macro_rules! toolkit_of_this_build {
+    () => {
+        $crate::manifest::Toolkit::from_build(
+            env!("CARGO_PKG_VERSION"),
+            env!("SCREAM_GIT_COMMIT"),
+            env!("SCREAM_GIT_DIRTY"),
+        )
+    };
+}
+
 /// The machine the run happened on: what a wall time can be compared against.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Host {
