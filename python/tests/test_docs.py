@@ -95,7 +95,7 @@ def test_the_ten_line_example_fits_and_plots_both_generations(
 
     def savefig(*args: object, **kwargs: object) -> None:
         ax = plt.gca()
-        labels = [line.get_label() for line in ax.get_lines()]
+        labels = [str(line.get_label()) for line in ax.get_lines()]
         drawn.append((labels, ax.get_xlabel(), ax.get_ylabel()))
         real_savefig(*args, **kwargs)  # type: ignore[arg-type]
 
