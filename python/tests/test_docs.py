@@ -1,6 +1,7 @@
-"""The guide (docs/python.md) and the notebooks (docs/notebooks) run as they stand.
+"""The guide (docs/python.md), the README's Python example and the notebooks
+(docs/notebooks) run as they stand.
 
-Every ```python block of the guide runs, each on its own in an empty folder, unless an
+Every ```python block of the guide and of the README runs, each on its own in an empty folder, unless an
 HTML comment on the line before it says `<!-- not run: WHY -->`; the block after
 `<!-- ten-lines -->` is the guide's opening example and must stay within ten lines.
 Running every block by default, rather than the ones someone remembered to mark, is
@@ -21,6 +22,7 @@ import scream
 
 REPO = Path(__file__).resolve().parents[2]
 GUIDE = REPO / "docs" / "python.md"
+README = REPO / "README.md"
 NOTEBOOKS = sorted((REPO / "docs" / "notebooks").glob("*.ipynb"))
 TEN_LINES = "<!-- ten-lines -->"
 NOT_RUN = re.compile(r"<!-- not run: \S.* -->")
@@ -35,14 +37,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 class Block:
     """A fenced ```python block of a Markdown file."""
 
+    path: Path
     line: int  # of the opening fence, 1-based
     code: str
     marker: str  # the HTML comment on the line before the fence, or ""
 
 
-def python_blocks(text: str) -> list[Block]:
+def python_blocks(path: Path) -> list[Block]:
     blocks: list[Block] = []
-    lines = text.splitlines()
+    lines = path.read_text(encoding="utf-8").splitlines()
     i = 0
     while i < len(lines):
         if lines[i].strip() == "```python":
@@ -50,23 +53,24 @@ def python_blocks(text: str) -> list[Block]:
             end = i + 1
             while end < len(lines) and lines[end].strip() != "```":
                 end += 1
-            assert end < len(lines), f"{GUIDE.name}:{i + 1}: unclosed ```python block"
+            assert end < len(lines), f"{path.name}:{i + 1}: unclosed ```python block"
             marker = before if before.startswith("<!--") else ""
-            blocks.append(Block(i + 1, "\n".join(lines[i + 1 : end]) + "\n", marker))
+            blocks.append(Block(path, i + 1, "\n".join(lines[i + 1 : end]) + "\n", marker))
             i = end
         i += 1
     return blocks
 
 
-BLOCKS = python_blocks(GUIDE.read_text(encoding="utf-8"))
-RUNNABLE = [b for b in BLOCKS if b.marker == ""]
+BLOCKS = python_blocks(GUIDE)
+README_BLOCKS = python_blocks(README)
+RUNNABLE = [b for b in BLOCKS + README_BLOCKS if b.marker == ""]
 
 
 def run_block(block: Block, folder: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """Runs `block` as a script would, in `folder`; returns what it printed."""
     monkeypatch.chdir(folder)
     printed = io.StringIO()
-    code = compile(block.code, f"{GUIDE}:{block.line}", "exec")
+    code = compile(block.code, f"{block.path}:{block.line}", "exec")
     try:
         with contextlib.redirect_stdout(printed):
             exec(code, {"__name__": "__main__"})
@@ -82,7 +86,8 @@ def test_every_block_of_the_guide_is_run_or_says_why_not() -> None:
     assert markers.count(TEN_LINES) == 1
     # The guide shows every part of the API with code: a page with few blocks left
     # would mean the examples were dropped, not that they passed.
-    assert len(RUNNABLE) >= 8
+    assert len([b for b in BLOCKS if b.marker == ""]) >= 8
+    assert README_BLOCKS and all(b.marker == "" for b in README_BLOCKS)
 
 
 def test_the_ten_line_example_fits_and_plots_both_generations(
@@ -111,7 +116,7 @@ def test_the_ten_line_example_fits_and_plots_both_generations(
     assert png.stat().st_size > 10_000
 
 
-@pytest.mark.parametrize("block", RUNNABLE, ids=lambda b: f"python.md:{b.line}")
+@pytest.mark.parametrize("block", RUNNABLE, ids=lambda b: f"{b.path.name}:{b.line}")
 def test_a_block_of_the_guide_runs(
     block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
