@@ -23,7 +23,7 @@ use crate::errors::{Kind, error};
 /// `Sender(generation="scream-v2", params=None, ecn="none", improvements=None)`:
 /// `generation` is one of `scream.GENERATIONS`; `params` a dict name -> number, the
 /// names and units of `scream.params(generation)` (durations in s, bitrates in bit/s),
-/// applied in name order as a scenario's `[flows.params]` is; `ecn` the congestion
+/// in any order (values bound to each other may be set together); `ecn` the congestion
 /// signal asked of the network: `"none"` (delay and loss), `"classic"` (ECT(0)) or
 /// `"l4s"` (ECT(1)); `improvements` names opt-in changes to the faithful algorithm
 /// (`"fresh-srtt"` is the one `scream send` uses on a real network). A bad name or
@@ -62,7 +62,7 @@ fn ecn_mode(ecn: &str) -> PyResult<EcnMode> {
     }
 }
 
-/// `config` with `params` set in name order, each through `SenderConfig::set_param`.
+/// `config` with `params` set, each through `SenderConfig::set_param`.
 fn apply_params(config: &mut SenderConfig, params: &Bound<'_, PyAny>) -> PyResult<()> {
     let dict = params.cast::<PyDict>().map_err(|_| {
         PyTypeError::new_err(format!(
@@ -83,12 +83,30 @@ fn apply_params(config: &mut SenderConfig, params: &Bound<'_, PyAny>) -> PyResul
         items.push((name, at, value));
     }
     items.sort_by(|a, b| a.0.cmp(&b.0));
-    for (name, at, value) in items {
-        config
-            .set_param(&name, value)
-            .map_err(|e| error(Kind::Config, format!("{at}: {e}")))?;
+    // `set_param` checks the whole configuration after each value, so a value bound
+    // to another one (`ref_wnd_overhead` <= `ref_wnd_overhead_max`) can be refused
+    // only because its partner is not set yet: such values wait for another pass.
+    // Passes go on while one sets something, so the outcome does not depend on the
+    // dict's order, and what is still refused at the end is a real error (the first
+    // in name order is reported).
+    loop {
+        let before = items.len();
+        let mut refused = None;
+        items.retain(|(name, at, value)| match config.set_param(name, *value) {
+            Ok(()) => false,
+            Err(e) => {
+                refused.get_or_insert_with(|| format!("{at}: {e}"));
+                true
+            }
+        });
+        match refused {
+            None => return Ok(()),
+            Some(message) if items.len() == before => {
+                return Err(error(Kind::Config, message));
+            }
+            Some(_) => {}
+        }
     }
-    Ok(())
 }
 
 fn apply_improvements(config: &mut SenderConfig, names: &Bound<'_, PyAny>) -> PyResult<()> {
