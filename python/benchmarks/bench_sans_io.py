@@ -108,7 +108,7 @@ def main() -> None:
     print(f"  poll_transmit, idle (returns None):        {idle_ns:8.0f} ns/call  (target < 1000)")
     print(f"  poll_transmit, paced (returns an int):     {wait_ns:8.0f} ns/call")
     print(f"  Receiver.on_packet:                        {on_packet_ns:8.0f} ns/call")
-    print(f"  decode_feedback, 16 reports (40 bytes):    {decode_ns:8.0f} ns/call")
+    print(f"  decode_feedback, 16 reports ({len(report)} bytes):    {decode_ns:8.0f} ns/call")
     print(f"  Sender.on_feedback, the same bytes:        {feedback_ns:8.0f} ns/call")
     print(
         f"  Python loop, sender+receiver+feedback:     {per_packet_us:8.2f} µs/packet "
