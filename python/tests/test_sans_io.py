@@ -469,3 +469,43 @@ def test_the_stubs_of_the_sans_io_names_match_the_module() -> None:
     for name in SANS_IO_NAMES:
         assert re.search(rf"^(class|def) {name}\b", stub, re.MULTILINE), name
         assert name in scream.__all__ and getattr(scream, name) is getattr(scream._scream, name)
+
+
+def test_random_operations_with_extreme_values_never_fail() -> None:
+    """Any valid call in any order, with times that jump, step back or sit at the
+    ends of the range, frames of any size: nothing raises (a panic in the library
+    would surface as PanicException), and the counters only grow."""
+    rng = random.Random(3550)
+    extreme_times = [0, 1, 10**9, 2**40, 2**63, 2**64 - 1]
+    for _ in range(40):
+        sender = Sender(rng.choice(scream.GENERATIONS), ecn=rng.choice(["none", "classic", "l4s"]))
+        video = sender.add_stream(rng.getrandbits(32), 1e5, rng.choice([1e3, 1e6, 1e11]), 1e11)
+        window = rng.choice([1, 64, 16384])
+        receiver = Receiver(params={"report_window": window, "packets_per_report": min(16, window)})
+        now = 0
+        sent = acked = 0
+        for _ in range(250):
+            if rng.random() < 0.05:
+                now = rng.choice(extreme_times)
+            else:
+                now = min(2**64 - 1, now + rng.randrange(0, 10**8))
+            op = rng.randrange(6)
+            if op == 0:
+                sender.on_media_frame(now, video, rng.choice([0, 1, 1000, 2**32 - 1]))
+            elif op == 1 and isinstance(p := sender.poll_transmit(now), SentPacket):
+                receiver.on_packet(now, p.ssrc, p.seq, p.size_bytes, p.ecn, p.marker)
+            elif op == 2 and (report := receiver.poll_feedback(now)) is not None:
+                sender.on_feedback(now, report)
+            elif op == 3:
+                sender.handle_timeout(now)
+            elif op == 4:
+                # A stranger's packet.
+                receiver.on_packet(
+                    now, rng.getrandbits(32), rng.getrandbits(16), 1200, rng.randrange(4)
+                )
+            else:
+                while sender.poll_event() is not None:
+                    pass
+            stats = sender.stats()
+            assert stats["packets_sent"] >= sent and stats["packets_acked"] >= acked
+            sent, acked = stats["packets_sent"], stats["packets_acked"]
