@@ -194,6 +194,28 @@ def test_feedback_from_the_receiver_round_trips_through_bytes() -> None:
     assert encode_feedback(fb, sender_ssrc=99) == data == fb.encode(99)
 
 
+def test_on_feedback_takes_decoded_feedback_as_well_as_bytes() -> None:
+    sender, video = video_sender()
+    receiver = Receiver()
+    sender.on_media_frame(0, video, 2_500)
+    # Three packets, paced; the last one, with the marker bit, makes the report due.
+    now = 0
+    while (p := sender.poll_transmit(now)) is not None:
+        if isinstance(p, SentPacket):
+            receiver.on_packet(now + 5 * MS, p.ssrc, p.seq, p.size_bytes, p.ecn, p.marker)
+        else:
+            now = p
+    data = receiver.poll_feedback(now + 5 * MS)
+    assert data is not None
+    assert sender.on_feedback(now + 10 * MS, decode_feedback(data)) == "taken"
+    assert sender.stats()["packets_acked"] == 3
+    # A report of someone else's packets changes nothing.
+    stranger = Feedback(20 * MS, [PacketReport(0x999, 0, arrival_ns=19 * MS)])
+    assert sender.on_feedback(20 * MS, stranger) == "unproven"
+    assert sender.on_feedback(20 * MS, stranger.encode()) == "unproven"
+    assert sender.stats()["feedback_unproven"] == 2
+
+
 def test_feedback_built_by_hand_decodes_to_what_was_built() -> None:
     reports = [
         PacketReport(5, 65_534, arrival_ns=4_990 * MS, ecn="ect0"),

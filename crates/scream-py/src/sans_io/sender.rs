@@ -259,13 +259,12 @@ impl Sender {
         feedback: &Bound<'_, PyAny>,
     ) -> PyResult<&'static str> {
         let now = args::instant("now_ns", now_ns)?;
-        let decoded;
-        let fb = if let Ok(object) = feedback.cast::<Feedback>() {
-            decoded = object.get().inner.clone();
-            &decoded
+        let (used, report_time) = if let Ok(object) = feedback.cast::<Feedback>() {
+            let fb = &object.get().inner;
+            (self.inner.on_feedback(now, fb), fb.report_time)
         } else {
             let unwrapper = &self.unwrapper;
-            decoded = with_bytes("feedback", feedback, |bytes| {
+            let fb = with_bytes("feedback", feedback, |bytes| {
                 ccfb::decode_feedback(bytes, &ParseOptions::default(), unwrapper)
             })
             .map_err(|_| {
@@ -276,12 +275,11 @@ impl Sender {
                 ))
             })?
             .map_err(|e| error(Kind::Feedback, e.to_string()))?;
-            &decoded
+            (self.inner.on_feedback(now, &fb), fb.report_time)
         };
-        let used = self.inner.on_feedback(now, fb);
         Ok(match used {
             FeedbackUse::Taken => {
-                self.unwrapper.accept(fb.report_time);
+                self.unwrapper.accept(report_time);
                 "taken"
             }
             FeedbackUse::Unproven => "unproven",
