@@ -27,6 +27,16 @@ from ._errors import (
     SimulationError,
 )
 from ._run import PolarsFrames, Run, simulate
+from ._scream import (
+    Event,
+    Feedback,
+    PacketReport,
+    Receiver,
+    Sender,
+    SentPacket,
+    decode_feedback,
+    encode_feedback,
+)
 
 __version__: str = _scream.__version__
 #: The sender generations a flow's ``algorithm`` can name, the default first.
@@ -35,14 +45,22 @@ GENERATIONS: list[str] = list(_scream.GENERATIONS)
 __all__ = [
     "GENERATIONS",
     "ConfigError",
+    "Event",
+    "Feedback",
     "FeedbackError",
     "OutputError",
+    "PacketReport",
     "PolarsFrames",
+    "Receiver",
     "Run",
     "ScenarioError",
     "ScreamError",
+    "Sender",
+    "SentPacket",
     "SimulationError",
     "__version__",
+    "decode_feedback",
+    "encode_feedback",
     "params",
     "scenario",
     "scenario_text",

@@ -41,6 +41,19 @@ fn scenario_text(name: &str) -> PyResult<String> {
     })
 }
 
+/// The default configuration of `generation`, or the error naming the known ones.
+pub(crate) fn sender_config(generation: &str) -> PyResult<SenderConfig> {
+    SenderConfig::for_generation(generation).ok_or_else(|| {
+        error(
+            Kind::Config,
+            format!(
+                "unknown generation \"{generation}\" (known: {})",
+                GENERATION_NAMES.join(", ")
+            ),
+        )
+    })
+}
+
 fn info<'py>(py: Python<'py>, p: &ParamInfo, shared: bool) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("summary", p.summary)?;
@@ -59,15 +72,7 @@ fn info<'py>(py: Python<'py>, p: &ParamInfo, shared: bool) -> PyResult<Bound<'py
 #[pyfunction]
 #[pyo3(signature = (generation = "scream-v2"))]
 fn params<'py>(py: Python<'py>, generation: &str) -> PyResult<Bound<'py, PyDict>> {
-    let config = SenderConfig::for_generation(generation).ok_or_else(|| {
-        error(
-            Kind::Config,
-            format!(
-                "unknown generation \"{generation}\" (known: {})",
-                GENERATION_NAMES.join(", ")
-            ),
-        )
-    })?;
+    let config = sender_config(generation)?;
     let out = PyDict::new(py);
     for p in SenderConfig::shared_params() {
         out.set_item(p.name, info(py, &p, true)?)?;

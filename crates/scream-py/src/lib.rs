@@ -2,10 +2,10 @@
 //! over the front doors of the toolkit's crates, so that Python sees the same
 //! scenarios, results, errors and state machines as the `scream` command.
 //!
-//! - [`simulate`]: a scenario in, a run out (`Run` on the Python side builds the data
+//! - `simulate`: a scenario in, a run out (`Run` on the Python side builds the data
 //!   frames from its columns); the simulation runs without the GIL.
-//! - [`catalogue`]: the built-in scenarios and the sender parameters.
-//! - [`sans_io`]: `Sender`, `Receiver` and the RFC 8888 codec.
+//! - `catalogue`: the built-in scenarios and the sender parameters.
+//! - `sans_io`: `Sender`, `Receiver` and the RFC 8888 codec, times as integer ns.
 //!
 //! Errors cross as Python exceptions carrying the text the command prints; nothing a
 //! caller passes can panic across the boundary (PyO3 turns a panic into
