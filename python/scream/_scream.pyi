@@ -3,14 +3,25 @@
 # python/tests compare these stubs with the module (mypy.stubtest).
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, final
 
+from typing_extensions import disjoint_base
+
 __all__ = [
     "GENERATIONS",
+    "Event",
+    "Feedback",
     "NativeRun",
+    "PacketReport",
+    "Receiver",
+    "Sender",
+    "SentPacket",
     "__commit__",
     "__version__",
+    "decode_feedback",
+    "encode_feedback",
     "params",
     "scenario_text",
     "scenarios",
@@ -47,13 +58,7 @@ def scenario_text(name: str) -> str: ...
 def params(generation: str = "scream-v2") -> dict[str, dict[str, Any]]: ...
 def toml_to_dict(text: str) -> Any: ...
 
-# --- Sender, Receiver and the RFC 8888 codec (crates/scream-py/src/sans_io*.rs) ---
-
-# Imports of this section stay with it: the section is appended to the file as a whole.
-from collections.abc import Iterable  # noqa: E402
-from typing import final  # noqa: E402
-
-from typing_extensions import disjoint_base  # noqa: E402
+# Sender, Receiver and the RFC 8888 codec (crates/scream-py/src/sans_io/).
 
 _Bytes = bytes | bytearray | memoryview
 # An ECN codepoint: the two ECN bits of the IP header (0 Not-ECT, 1 ECT(1), 2 ECT(0),

@@ -1,9 +1,10 @@
 """The guide (docs/python.md), the README's Python example and the notebooks
 (docs/notebooks) run as they stand.
 
-Every ```python block of the guide and of the README runs, each on its own in an empty folder, unless an
-HTML comment on the line before it says `<!-- not run: WHY -->`; the block after
-`<!-- ten-lines -->` is the guide's opening example and must stay within ten lines.
+Every ```python block of the guide and of the README runs, each on its own in an
+empty folder, unless an HTML comment on the line before it says
+`<!-- not run: WHY -->`; the block after `<!-- ten-lines -->` is the guide's opening
+example and must stay within ten lines.
 Running every block by default, rather than the ones someone remembered to mark, is
 what keeps a new example from going stale unnoticed.
 """
