@@ -562,7 +562,7 @@ mod tests {
     #[test]
     fn the_columns_of_a_time_series_are_its_csv_header() {
         let row = crate::Sample::empty(0.02, "f".into(), "s".into(), 0);
-        let c = Columns::from_rows(&[row.clone()]).expect("a sample is flat");
+        let c = Columns::from_rows(std::slice::from_ref(&row)).expect("a sample is flat");
         let text = crate::csv_text(&[row]).expect("csv");
         let header = text.lines().next().expect("header");
         let names: Vec<&str> = c.columns.iter().map(|c| c.name.as_str()).collect();

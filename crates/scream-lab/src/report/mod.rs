@@ -19,6 +19,12 @@ pub use tables::{MinMax, best_and_worst, min_max, pareto_front};
 use crate::sweep::metric_of_column;
 use scream_plot::PlotError;
 
+/// A number as the report's tables print it: four significant digits, no exponent for
+/// the sizes metrics take; empty when not finite.
+pub fn format_number(v: f64) -> String {
+    tables::fmt(v)
+}
+
 /// The report's text file; the figures are written beside it.
 pub const REPORT_MD: &str = "report.md";
 
