@@ -136,7 +136,14 @@ pub fn write_report(
             "pareto".to_owned(),
         )?;
     }
-    let comparisons = paired::comparisons(results, &points);
+    // With one seed per point there is nothing to pair, and a sweep of a million
+    // points should not pay for a million comparisons it never shows.
+    let several_seeds = points.iter().any(|p| p.seeds > 1);
+    let comparisons = if several_seeds {
+        paired::comparisons(results, &points)
+    } else {
+        Vec::new()
+    };
     let text = markdown::render(
         results,
         &points,
@@ -157,7 +164,7 @@ pub fn write_report(
     written.insert(0, write(REPORT_MD, Ok(text))?);
     // With one seed per point results.csv already is the table of the points, and the
     // report's files stay as they were.
-    if points.iter().any(|p| p.seeds > 1) {
+    if several_seeds {
         written.push(write(POINTS_CSV, csv_files::points_csv(results, &points))?);
     }
     if comparisons.iter().any(|c| c.pairs > 1) {

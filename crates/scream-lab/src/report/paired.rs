@@ -112,12 +112,15 @@ pub fn comparisons(results: &Results, points: &[PointMean]) -> Vec<Comparison> {
     let bases = results.bases();
     let mut out = Vec::new();
     if let Some((first, others)) = bases.split_first() {
+        let of_first: BTreeMap<usize, usize> = points
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.base == *first)
+            .map(|(i, p)| (p.point, i))
+            .collect();
         for other in others {
             for (v, p) in points.iter().enumerate().filter(|(_, p)| p.base == *other) {
-                if let Some(r) = points
-                    .iter()
-                    .position(|q| q.base == *first && q.point == p.point)
-                {
+                if let Some(&r) = of_first.get(&p.point) {
                     out.push(compare(Between::Bases, r, v));
                 }
             }
