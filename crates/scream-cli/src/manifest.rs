@@ -15,6 +15,30 @@ pub(crate) fn now_unix_s() -> f64 {
         .map_or(0.0, |d| d.as_secs_f64())
 }
 
+/// The process's wall clock, for the run times the simulator does not measure itself:
+/// Unix time at start plus a monotonic elapsed time, so differences never go backwards.
+#[derive(Debug)]
+pub(crate) struct WallClock {
+    unix_at_start: f64,
+    started: std::time::Instant,
+}
+
+impl WallClock {
+    /// A clock that starts now.
+    pub(crate) fn new() -> Self {
+        Self {
+            unix_at_start: now_unix_s(),
+            started: std::time::Instant::now(),
+        }
+    }
+}
+
+impl scream_lab::sweep::Clock for WallClock {
+    fn now_unix_s(&self) -> f64 {
+        self.unix_at_start + self.started.elapsed().as_secs_f64()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -50,10 +50,21 @@ pub(crate) fn main(args: &ReportArgs) -> Result<String, String> {
     });
     let files = report::write_report(&results, &args.results.display().to_string(), &out_dir)
         .map_err(|e| e.to_string())?;
-    let figures = files.len().saturating_sub(1);
+    let is_figure = |f: &&PathBuf| {
+        f.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("svg") || e.eq_ignore_ascii_case("png"))
+    };
+    let figures = files.iter().filter(is_figure).count();
+    // report.md first, then the tables a report of several seeds adds.
+    let texts: Vec<String> = files
+        .iter()
+        .filter(|f| !is_figure(f))
+        .filter_map(|f| f.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect();
     Ok(format!(
         "{} and {figures} figure files (SVG and PNG) in {}\n",
-        report::REPORT_MD,
+        texts.join(", "),
         out_dir.display()
     ))
 }

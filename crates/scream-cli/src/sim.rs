@@ -6,6 +6,7 @@ use scream_sim::Summary;
 
 use scream_lab::progress::Progress;
 
+mod seeds;
 mod table;
 
 pub(crate) use table::table;
@@ -20,16 +21,36 @@ pub(crate) struct SimArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
     /// Random seed (default: the scenario's `seed`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "seeds")]
     seed: Option<u64>,
-    /// Output folder (default: out/<file stem> for a file, out/<name> for a built-in, or
-    /// out/<name>-2, ... when that holds another run). A folder given here that holds
-    /// another run is refused unless --force.
+    /// Run once per seed and summarise each metric over the seeds (mean, standard
+    /// deviation, 95 % confidence interval, min, max): a range `A..B` (seeds A to B, both
+    /// included) or a list `1,4,9`, at most 10000 seeds. Each run goes to s<seed>/ in
+    /// the output folder, the statistics to seeds.csv and seeds.json beside them.
+    #[arg(
+        long,
+        value_name = "A..B|LIST",
+        value_parser = seeds::parse_seeds,
+        conflicts_with_all = ["packet_log", "event_log"]
+    )]
+    seeds: Option<seeds::SeedList>,
+    /// Threads for --seeds (default: the available cores).
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "seeds",
+        value_parser = clap::value_parser!(u16).range(1..=1024)
+    )]
+    jobs: Option<u16>,
+    /// Output folder (default: out/<file stem> for a file, out/<name> for a built-in,
+    /// out/<name>-seeds with --seeds, or the same with -2, -3, ... when that holds
+    /// another run). A folder given here that holds another run is refused unless
+    /// --force.
     #[arg(long)]
     out: Option<PathBuf>,
     #[command(flatten)]
     force: crate::folder::ForceArg,
-    /// Print summary.json to stdout instead of the table.
+    /// Print summary.json (with --seeds: seeds.json) to stdout instead of the table.
     #[arg(long)]
     json: bool,
     /// Skip the PNG/SVG plots.
@@ -54,6 +75,9 @@ pub(crate) struct Outcome {
 
 pub(crate) fn main(args: &SimArgs) -> Result<String, String> {
     let overrides = crate::parse_overrides(&args.set)?;
+    if let Some(seeds) = &args.seeds {
+        return seeds::main(args, &overrides, seeds);
+    }
     if args.seed.is_some() {
         let loaded = engine::load(&args.scenario, &overrides)?;
         if !loaded.has_random_element() {

@@ -2,9 +2,8 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::Instant;
 
-use scream_lab::sweep::{self, Clock, Options, Plan};
+use scream_lab::sweep::{self, Options, Plan};
 
 use scream_lab::progress::Progress;
 
@@ -34,20 +33,6 @@ pub(crate) struct SweepArgs {
     dry_run: bool,
 }
 
-/// The process's wall clock, for the run times the simulator does not measure itself:
-/// Unix time at start plus a monotonic elapsed time, so differences never go backwards.
-#[derive(Debug)]
-struct WallClock {
-    unix_at_start: f64,
-    started: Instant,
-}
-
-impl Clock for WallClock {
-    fn now_unix_s(&self) -> f64 {
-        self.unix_at_start + self.started.elapsed().as_secs_f64()
-    }
-}
-
 pub(crate) fn main(args: &SweepArgs) -> Result<String, String> {
     let plan = load_plan(&args.spec)?;
     let out_dir = args
@@ -61,10 +46,7 @@ pub(crate) fn main(args: &SweepArgs) -> Result<String, String> {
         || std::thread::available_parallelism().map_or(1, usize::from),
         usize::from,
     );
-    let clock = WallClock {
-        unix_at_start: crate::manifest::now_unix_s(),
-        started: Instant::now(),
-    };
+    let clock = crate::manifest::WallClock::new();
     let progress = Mutex::new(Progress::new("sweeping"));
     let on_progress = |p: sweep::Progress| {
         if let Ok(mut bar) = progress.lock() {

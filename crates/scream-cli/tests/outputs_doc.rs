@@ -100,6 +100,9 @@ fn flat_keys<'a>(objects: impl Iterator<Item = &'a Value>) -> BTreeSet<String> {
     out
 }
 
+/// The files of a set of seeds (`scream sim --seeds`), beside its runs' folders.
+const SEED_SET_FILES: [&str; 2] = ["seeds.csv", "seeds.json"];
+
 /// Runs a short two-stream scenario with a report window, plots on, into a temp dir.
 fn run() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -147,7 +150,11 @@ fn every_written_name_is_documented_and_every_documented_name_is_written() {
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".json") || n.ends_with(".csv"))
         .collect();
-    let doc_files: BTreeSet<String> = doc.keys().cloned().collect();
+    let doc_files: BTreeSet<String> = doc
+        .keys()
+        .filter(|f| !SEED_SET_FILES.contains(&f.as_str()))
+        .cloned()
+        .collect();
     same("the output folder", &written_files, &doc_files);
 
     for file in ["timeseries.csv", "links.csv"] {
@@ -192,6 +199,55 @@ fn every_written_name_is_documented_and_every_documented_name_is_written() {
 }
 
 #[test]
+fn every_name_a_set_of_seeds_writes_is_documented_and_every_documented_one_written() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let o = Command::new(env!("CARGO_BIN_EXE_scream"))
+        .args([
+            "sim",
+            "two-streams",
+            "--set",
+            "duration_s=1",
+            "--seeds",
+            "1..2",
+            "--no-plots",
+            "--out",
+            "set",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .expect("the scream binary runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = dir.path().join("set");
+    let doc = documented();
+    let doc_of = |file: &str| doc.get(file).cloned().unwrap_or_default();
+    let written_files: BTreeSet<String> = std::fs::read_dir(&out)
+        .expect("output folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json") || n.ends_with(".csv"))
+        .collect();
+    let expected: BTreeSet<String> = SEED_SET_FILES
+        .iter()
+        .chain(&["manifest.json"])
+        .map(|f| (*f).to_owned())
+        .collect();
+    same("the seed set's folder", &written_files, &expected);
+    same(
+        "seeds.csv",
+        &csv_header(&out.join("seeds.csv")),
+        &doc_of("seeds.csv"),
+    );
+    let seeds = read_json(&out.join("seeds.json"));
+    let (mut keys, mut dist) = (BTreeSet::new(), BTreeSet::new());
+    json_paths("", &seeds, &mut keys, &mut dist);
+    assert!(dist.is_empty(), "seeds.json has no distributions");
+    same("seeds.json", &keys, &doc_of("seeds.json"));
+    // Each seed's folder is a run's folder, documented above.
+    for seed in ["s1", "s2"] {
+        assert!(out.join(seed).join("summary.json").is_file(), "{seed}");
+    }
+}
+
+#[test]
 fn the_document_reader_finds_tables_of_every_file() {
     // Guards the guard: a heading or table format change must not leave the test
     // above comparing empty sets.
@@ -203,6 +259,8 @@ fn the_document_reader_finds_tables_of_every_file() {
         ("manifest.json", 10),
         ("summary.csv", 3),
         ("links_summary.csv", 1),
+        ("seeds.csv", 10),
+        ("seeds.json", 15),
     ] {
         let n = doc.get(file).map_or(0, BTreeSet::len);
         assert!(n >= at_least, "{file}: {n} documented names");

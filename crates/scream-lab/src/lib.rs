@@ -6,6 +6,8 @@
 //! - [`suite`]: the RMCAT test cases of RFC 8867 judged by RFC 8868 metrics;
 //! - [`study`]: fixed comparison studies (`scream study lte`);
 //! - [`report`]: tables and figures from a sweep's results (`scream report`);
+//! - [`seeds`]: one scenario over many seeds, with the spread of its metrics
+//!   (`scream sim --seeds`);
 //! - [`run_folder`]: one simulation written as a folder (outputs, plots, manifest).
 //!
 //! Every run is a pure function of its scenario text, overrides and seed, so the lab
@@ -20,6 +22,7 @@ mod executor;
 pub mod progress;
 pub mod report;
 pub mod run_folder;
+pub mod seeds;
 pub mod study;
 pub mod suite;
 pub mod sweep;

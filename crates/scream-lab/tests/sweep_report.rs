@@ -158,7 +158,9 @@ fn the_report_has_its_tables_and_figures() {
     let _ = std::fs::remove_dir_all(&dir);
     let files = report::write_report(&one_at_a_time(), "hand.csv", &dir).expect("written");
     let md = std::fs::read_to_string(dir.join(report::REPORT_MD)).expect("report.md");
-    assert!(md.contains("| `a` | 11.00 | 1 | 20.00 | 2 |"), "{md}");
+    // Two seeds per point: 10 and 12 give 11 ± t(0.975, 1) · √2 / √2 = 11 ± 12.7; two
+    // equal seeds, no spread.
+    assert!(md.contains("| `a` | 11 ± 13 | 1 | 20.00 ± 0 | 2 |"), "{md}");
     assert!(md.contains("## Failed runs") && md.contains("boom"), "{md}");
     assert!(md.contains("### Pareto front"), "{md}");
     for name in [

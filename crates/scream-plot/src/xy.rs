@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::palette::PALETTE;
@@ -42,6 +43,39 @@ pub struct Series {
     pub color: usize,
     /// How the points are drawn.
     pub style: Style,
+    /// Vertical error bars: for each point, half the bar's height in y units (a
+    /// confidence interval's half width); empty, or 0 or NaN at a point: no bar.
+    pub y_errors: Vec<f64>,
+    /// Horizontal error bars, in x units, likewise.
+    pub x_errors: Vec<f64>,
+}
+
+impl Series {
+    /// A series without error bars.
+    pub fn new(label: String, points: Vec<(f64, f64)>, color: usize, style: Style) -> Self {
+        Self {
+            label,
+            points,
+            color,
+            style,
+            y_errors: Vec::new(),
+            x_errors: Vec::new(),
+        }
+    }
+
+    /// The points with their error bars, as `(x, y, x half width, y half width)`; a
+    /// missing or unusable half width is 0.
+    fn with_errors(&self) -> impl Iterator<Item = (f64, f64, f64, f64)> + '_ {
+        let usable = |v: Option<&f64>| v.copied().filter(|e| e.is_finite() && *e > 0.0);
+        self.points.iter().enumerate().map(move |(i, &(x, y))| {
+            (
+                x,
+                y,
+                usable(self.x_errors.get(i)).unwrap_or(0.0),
+                usable(self.y_errors.get(i)).unwrap_or(0.0),
+            )
+        })
+    }
 }
 
 /// A chart of series.
@@ -122,9 +156,13 @@ fn draw<DB: DrawingBackend>(
         .clamp(LEGEND_MIN_PX, LEGEND_MAX_PX);
     let (width, _) = root.dim_in_pixel();
     let (plot_area, legend_area) = root.split_horizontally(width.saturating_sub(legend_w));
-    let all = || chart.series.iter().flat_map(|s| s.points.iter().copied());
-    let x = padded(all().map(|p| p.0), chart.x_is_index);
-    let y = padded(all().map(|p| p.1), false);
+    // The ranges hold the error bars' ends too.
+    let all = || chart.series.iter().flat_map(Series::with_errors);
+    let x = padded(
+        all().flat_map(|(x, _, e, _)| [x - e, x + e]),
+        chart.x_is_index,
+    );
+    let y = padded(all().flat_map(|(_, y, _, e)| [y - e, y + e]), false);
     let mut cc = ChartBuilder::on(&plot_area)
         .margin(14)
         .x_label_area_size(50)
@@ -180,6 +218,9 @@ fn draw<DB: DrawingBackend>(
         &[(0.0, 0.0)]
     };
     for s in &chart.series {
+        draw_error_bars(&mut cc, s, px)?;
+    }
+    for s in &chart.series {
         let c = color(s.color);
         let line = ShapeStyle::from(c).stroke_width(if bitmap { 1 } else { 2 });
         let pts = s.points.iter().copied();
@@ -211,6 +252,39 @@ fn draw<DB: DrawingBackend>(
         }
     }
     draw_legend(&legend_area, chart)
+}
+
+/// Half the width of an error bar's cap, px.
+const CAP_PX: f64 = 5.0;
+
+/// The series' error bars, under its marks: a line from `v - e` to `v + e` with a cap
+/// across each end, in the series' colour, lighter. `px` is one pixel in data units.
+fn draw_error_bars<DB: DrawingBackend>(
+    cc: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    s: &Series,
+    px: (f64, f64),
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let style = ShapeStyle::from(color(s.color).mix(0.75)).stroke_width(1);
+    let (cap_x, cap_y) = (CAP_PX * px.0, CAP_PX * px.1);
+    let mut segments: Vec<[(f64, f64); 2]> = Vec::new();
+    for (x, y, ex, ey) in s.with_errors() {
+        if ey > 0.0 {
+            segments.push([(x, y - ey), (x, y + ey)]);
+            segments.push([(x - cap_x, y - ey), (x + cap_x, y - ey)]);
+            segments.push([(x - cap_x, y + ey), (x + cap_x, y + ey)]);
+        }
+        if ex > 0.0 {
+            segments.push([(x - ex, y), (x + ex, y)]);
+            segments.push([(x - ex, y - cap_y), (x - ex, y + cap_y)]);
+            segments.push([(x + ex, y - cap_y), (x + ex, y + cap_y)]);
+        }
+    }
+    cc.draw_series(
+        segments
+            .into_iter()
+            .map(|seg| PathElement::new(seg.to_vec(), style)),
+    )?;
+    Ok(())
 }
 
 /// The legend: one row per series, a sample of its mark and its label.
@@ -270,6 +344,32 @@ mod tests {
     }
 
     #[test]
+    fn error_bars_widen_the_range_and_unusable_ones_are_left_out() {
+        let s = Series {
+            y_errors: vec![3.0, f64::NAN, -1.0],
+            x_errors: vec![0.25],
+            ..Series::new(
+                "a".into(),
+                vec![(0.0, 10.0), (1.0, 11.0), (2.0, 12.0)],
+                0,
+                Style::Line,
+            )
+        };
+        let bars: Vec<(f64, f64, f64, f64)> = s.with_errors().collect();
+        assert_eq!(
+            bars,
+            [
+                (0.0, 10.0, 0.25, 3.0),
+                (1.0, 11.0, 0.0, 0.0),
+                (2.0, 12.0, 0.0, 0.0)
+            ]
+        );
+        let ys = bars.iter().flat_map(|&(_, y, _, e)| [y - e, y + e]);
+        let (lo, hi) = padded(ys, false);
+        assert!(lo < 7.0 && hi > 13.0, "{lo} {hi}");
+    }
+
+    #[test]
     fn a_chart_is_written_as_png_and_svg() {
         let dir = std::env::temp_dir().join(format!("scream-xy-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
@@ -280,17 +380,10 @@ mod tests {
             x_is_index: true,
             series: vec![
                 Series {
-                    label: "a".into(),
-                    points: vec![(0.0, 1.0), (1.0, 2.0)],
-                    color: 0,
-                    style: Style::Line,
+                    y_errors: vec![0.5, f64::NAN],
+                    ..Series::new("a".into(), vec![(0.0, 1.0), (1.0, 2.0)], 0, Style::Line)
                 },
-                Series {
-                    label: "front".into(),
-                    points: vec![(0.0, 1.0)],
-                    color: 1,
-                    style: Style::Front,
-                },
+                Series::new("front".into(), vec![(0.0, 1.0)], 1, Style::Front),
             ],
         };
         let files = write(&chart, &dir, "x").expect("drawn");

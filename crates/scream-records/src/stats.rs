@@ -1,6 +1,6 @@
 //! The statistics of the outputs, written once: nearest-rank percentiles over values
-//! and over a bounded delay histogram, the mean, Jain's fairness index, and the
-//! confidence interval of a mean over seeds.
+//! and over a bounded delay histogram, the mean and standard deviation, Jain's fairness
+//! index, and the confidence interval of a mean over seeds.
 //!
 //! The arithmetic order is part of the contract: the summaries, tables and sweeps
 //! print these numbers at fixed precision and must not change by a digit when a caller
@@ -53,6 +53,19 @@ pub fn jain(x: &[f64]) -> Option<f64> {
     (!x.is_empty() && squares > 0.0).then(|| sum * sum / (x.len() as f64 * squares))
 }
 
+/// The sample standard deviation of `values` (divided by n − 1: the spread of the
+/// population the values are drawn from, such as the seeds of a scenario, not of these
+/// values alone). `None` with fewer than two values or a NaN value.
+pub fn std_dev(values: &[f64]) -> Option<f64> {
+    let n = values.len();
+    if n < 2 || values.iter().any(|v| v.is_nan()) {
+        return None;
+    }
+    let m = mean(values.iter().copied())?;
+    let squares: f64 = values.iter().map(|v| (v - m) * (v - m)).sum();
+    Some((squares / (n - 1) as f64).sqrt())
+}
+
 /// A mean with its two-sided confidence interval `mean ± half_width`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MeanInterval {
@@ -77,8 +90,7 @@ pub fn mean_interval(values: &[f64], confidence: f64) -> Option<MeanInterval> {
         return None;
     }
     let m = mean(values.iter().copied())?;
-    let squares: f64 = values.iter().map(|v| (v - m) * (v - m)).sum();
-    let sd = (squares / (n - 1) as f64).sqrt();
+    let sd = std_dev(values)?;
     let t = StudentsT::new(0.0, 1.0, (n - 1) as f64)
         .ok()?
         .inverse_cdf(1.0 - (1.0 - confidence) / 2.0);
@@ -147,5 +159,35 @@ mod tests {
         assert_eq!(mean_interval(&[1.0], 0.95), None);
         assert_eq!(mean_interval(&[1.0, 2.0], 1.0), None);
         assert_eq!(mean_interval(&[1.0, f64::NAN], 0.95), None);
+    }
+
+    #[test]
+    fn std_dev_divides_by_n_minus_one() {
+        // 2, 4, 4, 4, 5, 5, 7, 9: squares sum to 32; 32 / 7.
+        let v = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0];
+        let sd = std_dev(&v).expect("spread");
+        assert!((sd - (32.0f64 / 7.0).sqrt()).abs() < 1e-12, "{sd}");
+        assert_eq!(std_dev(&[3.0]), None);
+        assert_eq!(std_dev(&[3.0, f64::NAN]), None);
+        assert_eq!(std_dev(&[3.0, 3.0]), Some(0.0));
+    }
+
+    #[test]
+    fn the_interval_holds_the_mean_and_narrows_as_seeds_are_added() {
+        // A fixed spread pattern repeated: the sample deviation stays near 1 while n
+        // grows, so the half width must fall (t falls and √n grows).
+        let pattern = [-1.2, 0.4, 1.1, -0.3, 0.9, -0.9, 0.2, -0.2];
+        let widths: Vec<f64> = [2usize, 4, 8, 16, 32]
+            .iter()
+            .map(|&n| {
+                let values: Vec<f64> = (0..n).map(|i| 50.0 + pattern[i % 8]).collect();
+                let ci = mean_interval(&values, 0.95).expect("interval");
+                let m = mean(values.iter().copied()).expect("mean");
+                assert_eq!((ci.mean, ci.count), (m, n));
+                assert!(ci.mean - ci.half_width <= m && m <= ci.mean + ci.half_width);
+                ci.half_width
+            })
+            .collect();
+        assert!(widths.windows(2).all(|w| w[1] < w[0]), "{widths:?}");
     }
 }

@@ -63,6 +63,25 @@ pub(super) fn file_part(s: &str) -> String {
         .collect()
 }
 
+/// The error bar of a point's metric: the half width of its confidence interval, NaN
+/// (no bar) with one seed.
+fn bar(p: &PointMean, metric: usize) -> f64 {
+    p.half_widths[metric].unwrap_or(f64::NAN)
+}
+
+/// The x axis' label, saying what the bars are when a series has one (the title has no
+/// room left on the Pareto figure).
+fn with_bars_note(x_label: &str, series: &[Series]) -> String {
+    let any = series
+        .iter()
+        .any(|s| s.y_errors.iter().chain(&s.x_errors).any(|e| e.is_finite()));
+    if any {
+        format!("{x_label} — bars: 95 % CI of the mean over seeds")
+    } else {
+        x_label.to_owned()
+    }
+}
+
 /// One-at-a-time: metric `metric` over the transition index, one line per axis of
 /// `base`.
 pub(super) fn one_at_a_time(
@@ -85,24 +104,27 @@ pub(super) fn one_at_a_time(
         .zip(labels)
         .enumerate()
         .map(|(color, (axis, axis_label))| {
-            let mut pts: Vec<(f64, f64)> = points
+            let mut pts: Vec<(f64, f64, f64)> = points
                 .iter()
                 .filter(|p| p.base == base && p.axis.as_deref() == Some(*axis))
-                .filter_map(|p| Some((p.transition? as f64, p.metrics[metric]?)))
+                .filter_map(|p| Some((p.transition? as f64, p.metrics[metric]?, bar(p, metric))))
                 .collect();
             pts.sort_by(|a, b| a.0.total_cmp(&b.0));
             Series {
-                label: axis_label,
-                points: pts,
-                color,
-                style: Style::Line,
+                y_errors: pts.iter().map(|p| p.2).collect(),
+                ..Series::new(
+                    axis_label,
+                    pts.iter().map(|p| (p.0, p.1)).collect(),
+                    color,
+                    Style::Line,
+                )
             }
         })
         .filter(|s| !s.points.is_empty())
         .collect();
     (!series.is_empty()).then(|| XyChart {
         title: format!("{column} over each parameter's values — base {base}"),
-        x_label: "transition (index of the parameter's value)".to_owned(),
+        x_label: with_bars_note("transition (index of the parameter's value)", &series),
         y_label: axis_label(column),
         x_is_index: true,
         series,
@@ -119,21 +141,29 @@ pub(super) fn per_experiment(
     let series: Vec<Series> = bases
         .iter()
         .enumerate()
-        .map(|(color, base)| Series {
-            label: label(base),
-            points: points
-                .iter()
-                .filter(|p| p.base == *base)
-                .filter_map(|p| Some((p.point as f64, p.metrics[metric]?)))
-                .collect(),
-            color,
-            style: Style::Line,
+        .map(|(color, base)| {
+            let mine = || {
+                points
+                    .iter()
+                    .filter(|p| p.base == *base && p.metrics[metric].is_some())
+            };
+            Series {
+                y_errors: mine().map(|p| bar(p, metric)).collect(),
+                ..Series::new(
+                    label(base),
+                    mine()
+                        .filter_map(|p| Some((p.point as f64, p.metrics[metric]?)))
+                        .collect(),
+                    color,
+                    Style::Line,
+                )
+            }
         })
         .filter(|s| !s.points.is_empty())
         .collect();
     (!series.is_empty()).then(|| XyChart {
         title: format!("{column} per experiment"),
-        x_label: "experiment (design point)".to_owned(),
+        x_label: with_bars_note("experiment (design point)", &series),
         y_label: axis_label(column),
         x_is_index: true,
         series,
@@ -150,9 +180,13 @@ pub(super) fn pareto(
 ) -> Option<XyChart> {
     let mut series = Vec::new();
     for (color, base) in bases.iter().enumerate() {
-        let pts: Vec<(f64, f64)> = points
+        let mine: Vec<&PointMean> = points
             .iter()
             .filter(|p| p.base == *base)
+            .filter(|p| p.metrics[delay].is_some() && p.metrics[throughput].is_some())
+            .collect();
+        let pts: Vec<(f64, f64)> = mine
+            .iter()
             .filter_map(|p| Some((p.metrics[delay]?, p.metrics[throughput]?)))
             .collect();
         if pts.is_empty() {
@@ -164,24 +198,28 @@ pub(super) fn pareto(
             .map(|i| pts[i])
             .collect();
         series.push(Series {
-            label: label(&format!("{base}: all points")),
-            points: pts,
-            color,
-            style: Style::Scatter,
+            x_errors: mine.iter().map(|p| bar(p, delay)).collect(),
+            y_errors: mine.iter().map(|p| bar(p, throughput)).collect(),
+            ..Series::new(
+                label(&format!("{base}: all points")),
+                pts,
+                color,
+                Style::Scatter,
+            )
         });
-        series.push(Series {
-            label: label(&format!("{base}: Pareto front")),
-            points: front,
+        series.push(Series::new(
+            label(&format!("{base}: Pareto front")),
+            front,
             color,
-            style: Style::Front,
-        });
+            Style::Front,
+        ));
     }
     (!series.is_empty()).then(|| XyChart {
         title: format!(
             "{throughput_column} vs {delay_column} (front: no point has more throughput and \
              less delay)"
         ),
-        x_label: axis_label(delay_column),
+        x_label: with_bars_note(&axis_label(delay_column), &series),
         y_label: axis_label(throughput_column),
         x_is_index: false,
         series,

@@ -2,7 +2,8 @@
 
 use std::fmt::Write as _;
 
-use super::tables::{best_and_worst, fmt, min_max, pareto_front};
+use super::paired::Comparison;
+use super::tables::{best_and_worst, min_max, pareto_front, with_interval};
 use super::{PointMean, Results, figures::axis_label};
 use crate::sweep::{Better, metric_of_column};
 
@@ -18,13 +19,13 @@ pub(super) struct Figures {
 }
 
 /// A table cell: `|` would end the cell early.
-fn cell(s: &str) -> String {
+pub(super) fn cell(s: &str) -> String {
     s.replace('|', "\\|")
 }
 
 /// A parameter value for a table: a sampled float (`0.06876472141908857`) is cut to six
 /// significant digits, which tell the points apart; results.csv keeps it whole.
-fn param(s: &str) -> String {
+pub(super) fn param(s: &str) -> String {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && s.contains('.') && s.len() > 8 => {
             let short: f64 = format!("{v:.5e}").parse().unwrap_or(v);
@@ -34,7 +35,7 @@ fn param(s: &str) -> String {
     }
 }
 
-fn table(out: &mut String, header: &[String], right: &[bool], rows: &[Vec<String>]) {
+pub(super) fn table(out: &mut String, header: &[String], right: &[bool], rows: &[Vec<String>]) {
     let line = |cells: &[String]| format!("| {} |\n", cells.join(" | "));
     out.push_str(&line(header));
     let rule: Vec<String> = right
@@ -54,6 +55,7 @@ pub(super) fn render(
     source: &str,
     pareto: Option<(usize, usize)>,
     figures: &Figures,
+    comparisons: &[Comparison],
 ) -> String {
     let mut out = String::new();
     let bases = results.bases();
@@ -85,6 +87,18 @@ pub(super) fn render(
             format!("{lo} to {hi}")
         },
     );
+    if points
+        .iter()
+        .any(|p| p.half_widths.iter().any(Option::is_some))
+    {
+        let _ = writeln!(
+            out,
+            "With several seeds a value reads `mean ± h`: h is the half width of the 95 % \
+             confidence interval of the mean over the point's seeds (Student t), the mean \
+             written to the precision h gives it. A value without `± h` had one seed with \
+             a value. `points.csv` holds every point's means and intervals.\n"
+        );
+    }
     if results.incomplete_rows > 0 {
         let _ = writeln!(
             out,
@@ -108,6 +122,7 @@ pub(super) fn render(
             front_table(&mut out, results, points, base, cols);
         }
     }
+    super::markdown_paired::section(&mut out, results, points, comparisons);
     if !figures.per_experiment.is_empty() {
         let _ = writeln!(out, "## Each metric per experiment\n");
         for (m, file) in &figures.per_experiment {
@@ -198,9 +213,9 @@ fn min_max_tables(
             .map(|r| {
                 vec![
                     format!("`{}`", cell(&r.axis)),
-                    fmt(r.min),
+                    with_interval(r.min, r.min_half_width),
                     param(&r.min_at),
-                    fmt(r.max),
+                    with_interval(r.max, r.max_half_width),
                     param(&r.max_at),
                 ]
             })
@@ -248,7 +263,7 @@ fn best_worst_table(out: &mut String, results: &Results, points: &[PointMean], b
         for (word, p) in [(best_word, best), (worst_word, worst)] {
             let mut row = vec![
                 format!("{word} `{}`", cell(column)),
-                p.metrics[m].map_or_else(String::new, fmt),
+                p.metrics[m].map_or_else(String::new, |v| with_interval(v, p.half_widths[m])),
                 p.point.to_string(),
             ];
             row.extend(p.params.iter().map(|v| param(v)));
@@ -316,7 +331,11 @@ fn front_table(
         .into_iter()
         .map(|i| {
             let p = mine[i];
-            let mut row = vec![p.point.to_string(), fmt(coords[i].0), fmt(coords[i].1)];
+            let mut row = vec![
+                p.point.to_string(),
+                with_interval(coords[i].0, p.half_widths[t]),
+                with_interval(coords[i].1, p.half_widths[d]),
+            ];
             row.extend(p.params.iter().map(|v| param(v)));
             row
         })

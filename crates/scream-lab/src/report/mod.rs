@@ -3,24 +3,41 @@
 //! maximum of each metric over a one-at-a-time design, each metric over the
 //! transitions of every parameter, best and worst points and the per-experiment series
 //! of a factorial (or sampled, or listed) design — plus the throughput/delay Pareto
-//! front. A point's value is the mean over its seeds that ran `ok`.
+//! front. A point's value is the mean over its seeds that ran `ok`; with several seeds,
+//! with its confidence interval (tables and error bars) and, where two variants share
+//! seeds, their paired differences ([`comparisons`]).
 
+mod csv_files;
 mod figures;
 mod markdown;
+mod markdown_paired;
+mod paired;
 pub mod published;
 mod results;
 mod tables;
 
 use std::path::{Path, PathBuf};
 
+pub use paired::{Between, Comparison, Difference, comparisons};
 pub use results::{PointMean, Results, Row};
 pub use tables::{MinMax, best_and_worst, min_max, pareto_front};
 
 use crate::sweep::metric_of_column;
 use scream_plot::PlotError;
 
+/// A number as the report's tables print it: four significant digits, no exponent for
+/// the sizes metrics take; empty when not finite.
+pub fn format_number(v: f64) -> String {
+    tables::fmt(v)
+}
+
 /// The report's text file; the figures are written beside it.
 pub const REPORT_MD: &str = "report.md";
+/// Each point's means with their confidence intervals; written when a point has
+/// several seeds.
+pub const POINTS_CSV: &str = "points.csv";
+/// Every paired difference; written when two variants share several seeds.
+pub const PAIRED_CSV: &str = "paired.csv";
 
 /// Why a report could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -119,12 +136,40 @@ pub fn write_report(
             "pareto".to_owned(),
         )?;
     }
-    let text = markdown::render(results, &points, source, pareto_columns(results), &figures);
-    let path = out_dir.join(REPORT_MD);
-    scream_sim::output::write_atomic(&path, text).map_err(|e| ReportError::Io {
-        path: path.clone(),
-        source: e,
-    })?;
-    written.insert(0, path);
+    // With one seed per point there is nothing to pair, and a sweep of a million
+    // points should not pay for a million comparisons it never shows.
+    let several_seeds = points.iter().any(|p| p.seeds > 1);
+    let comparisons = if several_seeds {
+        paired::comparisons(results, &points)
+    } else {
+        Vec::new()
+    };
+    let text = markdown::render(
+        results,
+        &points,
+        source,
+        pareto_columns(results),
+        &figures,
+        &comparisons,
+    );
+    let write = |name: &str, text: std::io::Result<String>| {
+        let path = out_dir.join(name);
+        let io = |source| ReportError::Io {
+            path: path.clone(),
+            source,
+        };
+        scream_sim::output::write_atomic(&path, text.map_err(io)?).map_err(io)?;
+        Ok::<_, ReportError>(path)
+    };
+    written.insert(0, write(REPORT_MD, Ok(text))?);
+    // With one seed per point results.csv already is the table of the points, and the
+    // report's files stay as they were.
+    if several_seeds {
+        written.push(write(POINTS_CSV, csv_files::points_csv(results, &points))?);
+    }
+    if comparisons.iter().any(|c| c.pairs > 1) {
+        let text = csv_files::paired_csv(results, &points, &comparisons);
+        written.push(write(PAIRED_CSV, text)?);
+    }
     Ok(written)
 }

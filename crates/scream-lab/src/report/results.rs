@@ -1,9 +1,13 @@
-//! Reading results.csv back, and the mean of each design point over its seeds.
+//! Reading results.csv back, and the mean of each design point over its seeds with its
+//! confidence interval.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use scream_records::stats::{mean, mean_interval};
+
 use super::ReportError;
+use crate::seeds::CONFIDENCE;
 use crate::sweep::rows::{Layout, number};
 
 /// One row of results.csv.
@@ -147,12 +151,13 @@ impl Results {
         out
     }
 
-    /// Each (base, point) with its metrics averaged over the seeds that ran `ok`, ordered
-    /// by base (first appearance) and point.
+    /// Each (base, point) with its metrics averaged over the seeds that ran `ok`, and
+    /// the confidence interval of each mean, ordered by base (first appearance) and
+    /// point.
     pub fn point_means(&self) -> Vec<PointMean> {
         let bases = self.bases();
         let mut out: Vec<PointMean> = Vec::new();
-        let mut sums: Vec<Vec<(f64, usize)>> = Vec::new();
+        let mut values: Vec<Vec<Vec<f64>>> = Vec::new();
         let mut order: Vec<(usize, usize)> = Vec::new();
         let mut slots: BTreeMap<(usize, usize), usize> = BTreeMap::new();
         for r in &self.rows {
@@ -169,10 +174,12 @@ impl Results {
                         transition: r.transition,
                         params: r.params.clone(),
                         metrics: Vec::new(),
+                        half_widths: Vec::new(),
+                        counts: Vec::new(),
                         seeds: 0,
                         errors: 0,
                     });
-                    sums.push(vec![(0.0, 0); self.metrics.len()]);
+                    values.push(vec![Vec::new(); self.metrics.len()]);
                     out.len() - 1
                 }
             };
@@ -181,18 +188,17 @@ impl Results {
                 continue;
             }
             out[slot].seeds += 1;
-            for (sum, v) in sums[slot].iter_mut().zip(&r.metrics) {
-                if let Some(v) = v {
-                    sum.0 += v;
-                    sum.1 += 1;
-                }
+            for (seen, v) in values[slot].iter_mut().zip(&r.metrics) {
+                seen.extend(*v);
             }
         }
-        for (p, s) in out.iter_mut().zip(sums) {
-            p.metrics = s
-                .into_iter()
-                .map(|(sum, n)| (n > 0).then(|| sum / n as f64))
+        for (p, per_metric) in out.iter_mut().zip(values) {
+            p.metrics = per_metric.iter().map(|v| mean(v.iter().copied())).collect();
+            p.half_widths = per_metric
+                .iter()
+                .map(|v| mean_interval(v, CONFIDENCE).map(|i| i.half_width))
                 .collect();
+            p.counts = per_metric.iter().map(Vec::len).collect();
         }
         let mut keyed: Vec<((usize, usize), PointMean)> = order.into_iter().zip(out).collect();
         keyed.sort_by_key(|(k, _)| *k);
@@ -215,6 +221,11 @@ pub struct PointMean {
     pub params: Vec<String>,
     /// Mean over the `ok` seeds, per metric column (`None`: no seed had a value).
     pub metrics: Vec<Option<f64>>,
+    /// Half width of the 95 % confidence interval of each mean (Student t over the
+    /// seeds); `None` below two seeds with a value.
+    pub half_widths: Vec<Option<f64>>,
+    /// Seeds with a value, per metric column.
+    pub counts: Vec<usize>,
     /// Seeds that ran `ok`.
     pub seeds: usize,
     /// Seeds recorded as `error`.

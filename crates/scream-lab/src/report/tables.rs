@@ -13,10 +13,14 @@ pub struct MinMax {
     pub min: f64,
     /// The axis value where it occurs (the first, on a tie).
     pub min_at: String,
+    /// Half width of the confidence interval of `min` (`None`: one seed).
+    pub min_half_width: Option<f64>,
     /// Largest mean value.
     pub max: f64,
     /// The axis value where it occurs (the first, on a tie).
     pub max_at: String,
+    /// Half width of the confidence interval of `max`.
+    pub max_half_width: Option<f64>,
 }
 
 /// For each axis of `base` (in the order of its points), the min and max of metric
@@ -48,20 +52,25 @@ pub fn min_max(points: &[PointMean], params: &[String], base: &str, metric: usiz
                 let Some(v) = p.metrics.get(metric).copied().flatten() else {
                     continue;
                 };
+                let hw = p.half_widths.get(metric).copied().flatten();
                 let m = out.get_or_insert_with(|| MinMax {
                     axis: axis.to_owned(),
                     min: v,
                     min_at: value_of(p),
+                    min_half_width: hw,
                     max: v,
                     max_at: value_of(p),
+                    max_half_width: hw,
                 });
                 if v < m.min {
                     m.min = v;
                     m.min_at = value_of(p);
+                    m.min_half_width = hw;
                 }
                 if v > m.max {
                     m.max = v;
                     m.max_at = value_of(p);
+                    m.max_half_width = hw;
                 }
             }
             out
@@ -146,9 +155,41 @@ pub(super) fn fmt(v: f64) -> String {
     format!("{v:.decimals$}")
 }
 
+/// A mean with its confidence interval for a table, `mean ± half width`: the half
+/// width to two significant digits and the mean to the same decimal place, the
+/// precision the interval gives it. Without an interval (one seed), the mean as
+/// [`fmt`] writes it.
+pub(super) fn with_interval(mean: f64, half_width: Option<f64>) -> String {
+    let Some(hw) = half_width.filter(|h| h.is_finite() && mean.is_finite()) else {
+        return fmt(mean);
+    };
+    // Results carry six decimals: a narrower interval is rounding noise of equal values.
+    if hw < 1e-6 {
+        return format!("{} ± 0", fmt(mean));
+    }
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "log10 of a finite positive f64 is within ±400"
+    )]
+    let magnitude = hw.log10().floor() as i32;
+    let decimals = usize::try_from((1 - magnitude).clamp(0, 6)).unwrap_or(0);
+    format!("{mean:.decimals$} ± {hw:.decimals$}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mean_is_written_to_the_precision_of_its_interval() {
+        assert_eq!(with_interval(56.2137, Some(5.366)), "56.2 ± 5.4");
+        assert_eq!(with_interval(13.215176, Some(0.005845)), "13.2152 ± 0.0058");
+        assert_eq!(with_interval(11.0, Some(12.7)), "11 ± 13");
+        assert_eq!(with_interval(3.0, Some(0.0)), "3.000 ± 0");
+        assert_eq!(with_interval(55.312383, Some(3e-9)), "55.31 ± 0");
+        // One seed: as without seeds.
+        assert_eq!(with_interval(13.86774, None), fmt(13.86774));
+    }
 
     #[test]
     fn numbers_keep_four_significant_digits() {

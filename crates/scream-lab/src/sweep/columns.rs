@@ -88,6 +88,7 @@ pub(super) enum Measure {
     EstQueueDelay,
     Srtt,
     QueueDelayMean,
+    QueueDelayP50,
     QueueDelayP95,
     FrameDelayP95,
     LossRatio,
@@ -113,7 +114,7 @@ pub struct Metric {
 }
 
 /// Every metric a sweep can record, in column order.
-pub const METRICS: [Metric; 10] = [
+pub const METRICS: [Metric; 11] = [
     Metric {
         name: "throughput_mbps",
         unit: "Mbit/s",
@@ -159,6 +160,15 @@ pub const METRICS: [Metric; 10] = [
         better: Better::Lower,
         scope: Scope::Flow,
         measure: Measure::QueueDelayMean,
+    },
+    Metric {
+        name: "qdelay_p50_ms",
+        unit: "ms",
+        description: "median of the same per-packet distribution: the delay of a typical \
+                      packet, which the mean, pulled up by rare long sojourns, is not",
+        better: Better::Lower,
+        scope: Scope::Flow,
+        measure: Measure::QueueDelayP50,
     },
     Metric {
         name: "qdelay_p95_ms",

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use super::plan::{Base, PlannedRun, Point};
-use super::{FIRST_ERRORS, Options, Plan, Progress, SweepError, SweepTally, measure, store};
+use super::{FIRST_ERRORS, Options, Plan, Progress, SweepError, SweepTally, measure, rows, store};
 use scream_sim::manifest::{Host, Manifest};
 use scream_sim::scenario::load::Override;
 use scream_sim::{RunResult, Scenario};
@@ -138,7 +138,7 @@ fn run_one(
             cells.extend(plan.metric_columns.iter().map(|c| {
                 measured
                     .value(c.metric, c.flow)
-                    .map_or_else(String::new, number)
+                    .map_or_else(String::new, rows::cell_text)
             }));
             if options.keep_runs {
                 keep(
@@ -179,17 +179,6 @@ fn simulate(
     let scenario = base.load(&overrides).map_err(|e| e.to_string())?;
     let result = scream_sim::run(&scenario, seed, None).map_err(|e| e.to_string())?;
     Ok((scenario, result))
-}
-
-/// A metric cell: six decimals at most, as the other outputs, without trailing zeros.
-fn number(v: f64) -> String {
-    if !v.is_finite() {
-        return String::new();
-    }
-    let r = (v * 1e6).round() / 1e6;
-    // -0 and 0 must print alike.
-    let r = if r == 0.0 { 0.0 } else { r };
-    format!("{r}")
 }
 
 fn one_line(s: &str) -> String {

@@ -16,14 +16,14 @@ use scream_sim::{RunResult, Scenario};
 
 /// A finished run, ready to be measured: its sample rows split by flow once, so that
 /// measuring every flow of a run of thousands costs one pass over the series.
-pub(super) struct Measured<'a> {
+pub(crate) struct Measured<'a> {
     scenario: &'a Scenario,
     run: &'a RunResult,
     rows: Vec<Vec<&'a Sample>>,
 }
 
 impl<'a> Measured<'a> {
-    pub(super) fn new(scenario: &'a Scenario, run: &'a RunResult) -> Self {
+    pub(crate) fn new(scenario: &'a Scenario, run: &'a RunResult) -> Self {
         Self {
             scenario,
             run,
@@ -33,7 +33,7 @@ impl<'a> Measured<'a> {
 
     /// The value of `metric` for flow `flow`; `None` when the run has no such value (a
     /// flow without a controller estimate, no frame delivered, no flow `flow`).
-    pub(super) fn value(&self, metric: &Metric, flow: usize) -> Option<f64> {
+    pub(crate) fn value(&self, metric: &Metric, flow: usize) -> Option<f64> {
         if metric.measure == Measure::Utilization {
             return bottleneck_utilization(self.run);
         }
@@ -57,6 +57,7 @@ impl<'a> Measured<'a> {
                 rows.first().and_then(|s| s.srtt_ms)
             })),
             Measure::QueueDelayMean => counted(&summary.queue_delay_ms).map(|d| d.mean),
+            Measure::QueueDelayP50 => counted(&summary.queue_delay_ms).map(|d| d.p50),
             Measure::QueueDelayP95 => counted(&summary.queue_delay_ms).map(|d| d.p95),
             Measure::FrameDelayP95 => counted(&summary.frame_delay_ms).map(|d| d.p95),
             Measure::LossRatio => Some(summary.loss_ratio),

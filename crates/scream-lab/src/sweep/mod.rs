@@ -18,7 +18,7 @@ mod columns;
 mod design;
 mod execute;
 mod lock;
-mod measure;
+pub(crate) mod measure;
 mod plan;
 mod resume;
 pub(crate) mod rows;

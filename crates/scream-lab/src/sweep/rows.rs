@@ -122,6 +122,18 @@ impl Layout {
     }
 }
 
+/// A metric cell: six decimals at most, as the other outputs, without trailing zeros;
+/// empty when not finite. [`number`] reads it back.
+pub(crate) fn cell_text(v: f64) -> String {
+    if !v.is_finite() {
+        return String::new();
+    }
+    let r = (v * 1e6).round() / 1e6;
+    // -0 and 0 must print alike.
+    let r = if r == 0.0 { 0.0 } else { r };
+    format!("{r}")
+}
+
 /// A metric cell: empty (no value) or a finite number; `Err` holds the cell.
 pub(crate) fn number(cell: &str) -> Result<Option<f64>, &str> {
     if cell.is_empty() {

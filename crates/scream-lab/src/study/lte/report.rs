@@ -179,12 +179,12 @@ fn chart(setup: &Setup, results: &[CellResult], figure: &Figure) -> XyChart {
                 })
                 .filter(|p| p.1.is_finite())
                 .collect();
-            series.push(Series {
-                label: format!("{a}, FTP {load} Mbit/s"),
+            series.push(Series::new(
+                format!("{a}, FTP {load} Mbit/s"),
                 points,
-                color: li * setup.algorithms.len() + ai,
-                style: Style::Line,
-            });
+                li * setup.algorithms.len() + ai,
+                Style::Line,
+            ));
         }
     }
     XyChart {
