@@ -3,6 +3,7 @@
 mod bench;
 mod ccfb;
 mod columns;
+mod compare;
 mod data;
 mod eval;
 mod folder;
@@ -65,6 +66,9 @@ enum Command {
     /// Redraw a real run's figures with the link's true queue delay and capacity and a
     /// competing iperf3 flow merged in (`scream plot out/cs244-real`).
     Plot(net::plot::PlotArgs),
+    /// Several runs side by side: one time-series figure, a throughput-delay chart and
+    /// a table of their headline metrics (docs/compare.md).
+    Compare(compare::CompareArgs),
 }
 
 fn main() {
@@ -85,6 +89,7 @@ fn main() {
         Command::Recv(args) => net::recv::main(&args),
         Command::Link(args) => net::link::main(&args),
         Command::Plot(args) => net::plot::main(&args),
+        Command::Compare(args) => compare::main(&args),
     };
     report(result);
 }

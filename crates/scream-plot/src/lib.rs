@@ -10,12 +10,14 @@
 //! ([`Sample`] of `scream-records`) and whatever else a figure shows, filled by the
 //! caller, so a simulated run and a real-network run draw the same figures.
 //! [`write_plots`] draws one run (the files of [`PLOT_NAMES`]), [`write_figures`] some
-//! of its single figures, and [`xy`] the line charts of sweeps and reports.
+//! of its single figures, [`xy`] the line charts of sweeps and reports, and
+//! [`compare`] several runs on one set of axes.
 
 #![warn(missing_docs)]
 
 mod cdf;
 mod chart;
+pub mod compare;
 mod decimate;
 mod figures;
 mod overview;

@@ -30,6 +30,9 @@ pub enum Style {
     Scatter,
     /// Large filled markers joined by a dashed line (a Pareto front over a scatter).
     Front,
+    /// Large filled markers, each with the series' label beside it (one point per
+    /// compared run, where the legend alone would send the eye back and forth).
+    Labelled,
 }
 
 /// One labelled series.
@@ -95,9 +98,28 @@ pub struct XyChart {
 
 /// Writes `chart` as `<name>.png` and `<name>.svg` into `dir`; returns the paths.
 pub fn write(chart: &XyChart, dir: &Path, name: &str) -> Result<Vec<PathBuf>, PlotError> {
+    write_as(chart, dir, name, false)
+}
+
+/// As [`write`], with the x axis reversed (its values fall to the right): a delay axis
+/// drawn so, as in throughput–delay charts, puts the better runs top right.
+pub fn write_x_reversed(
+    chart: &XyChart,
+    dir: &Path,
+    name: &str,
+) -> Result<Vec<PathBuf>, PlotError> {
+    write_as(chart, dir, name, true)
+}
+
+fn write_as(
+    chart: &XyChart,
+    dir: &Path,
+    name: &str,
+    x_reversed: bool,
+) -> Result<Vec<PathBuf>, PlotError> {
     super::register_font();
-    let png = super::render_png(SIZE, name, |root| draw(root, chart, true))?;
-    let svg = super::render_svg(SIZE, name, |root| draw(root, chart, false))?;
+    let png = super::render_png(SIZE, name, |root| draw(root, chart, true, x_reversed))?;
+    let svg = super::render_svg(SIZE, name, |root| draw(root, chart, false, x_reversed))?;
     let png_path = dir.join(format!("{name}.png"));
     let svg_path = dir.join(format!("{name}.svg"));
     super::write_file(&png_path, &png)?;
@@ -141,6 +163,7 @@ fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     chart: &XyChart,
     bitmap: bool,
+    x_reversed: bool,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&WHITE)?;
     let root = root.titled(&chart.title, (FONT, 22))?;
@@ -163,11 +186,13 @@ fn draw<DB: DrawingBackend>(
         chart.x_is_index,
     );
     let y = padded(all().flat_map(|(_, y, _, e)| [y - e, y + e]), false);
+    // plotters maps a range that runs high to low as it is given, ticks included.
+    let x_range = if x_reversed { x.1..x.0 } else { x.0..x.1 };
     let mut cc = ChartBuilder::on(&plot_area)
         .margin(14)
         .x_label_area_size(50)
         .y_label_area_size(80)
-        .build_cartesian_2d(x.0..x.1, y.0..y.1)?;
+        .build_cartesian_2d(x_range, y.0..y.1)?;
     let x_span = x.1 - x.0;
     let y_span = y.1 - y.0;
     let x_fmt = |v: &f64| {
@@ -249,6 +274,15 @@ fn draw<DB: DrawingBackend>(
                         + Circle::new((0, 0), 7, BLACK.stroke_width(1))
                 }))?;
             }
+            Style::Labelled => {
+                let text = TextStyle::from((FONT, 15)).color(&BLACK);
+                cc.draw_series(pts.map(|p| {
+                    EmptyElement::at(p)
+                        + Circle::new((0, 0), 7, c.filled())
+                        + Circle::new((0, 0), 7, BLACK.stroke_width(1))
+                        + Text::new(s.label.clone(), (11, -20), text.clone())
+                }))?;
+            }
         }
     }
     draw_legend(&legend_area, chart)
@@ -315,7 +349,7 @@ fn draw_legend<DB: DrawingBackend>(
                     ShapeStyle::from(c).stroke_width(1),
                 ))?;
             }
-            Style::Front => {
+            Style::Front | Style::Labelled => {
                 area.draw(&Circle::new((22, y), 7, c.filled()))?;
                 area.draw(&Circle::new((22, y), 7, BLACK.stroke_width(1)))?;
             }

@@ -71,8 +71,9 @@ impl Row<'_> {
     }
 }
 
-/// The sender's timeseries.csv as rows.
-fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
+/// A timeseries.csv (a real sender's or a simulated run's) as rows; `scream compare`
+/// reads runs with it too.
+pub(crate) fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
     let (header, rows) = read_csv(path)?;
     let mut names: Vec<(Arc<str>, Arc<str>)> = Vec::new();
     rows.iter()
