@@ -49,7 +49,7 @@ impl Clock for WallClock {
 }
 
 pub(crate) fn main(args: &SweepArgs) -> Result<String, String> {
-    let plan = load_plan(&args.spec)?;
+    let plan = sweep::builtin::plan_of(&args.spec)?;
     let out_dir = args
         .out
         .clone()
@@ -96,20 +96,6 @@ pub(crate) fn main(args: &SweepArgs) -> Result<String, String> {
         ));
     }
     Ok(finished(&plan, &outcome, jobs))
-}
-
-/// The spec at `spec`, or the built-in study of that name when no such file exists.
-fn load_plan(spec: &Path) -> Result<Plan, String> {
-    if !spec.exists() {
-        if let Some(study) = spec.to_str().and_then(sweep::builtin::find) {
-            return Plan::from_str(study.text, &format!("{}.toml", study.name), None)
-                .map_err(|e| e.to_string());
-        }
-    }
-    Plan::from_file(spec).map_err(|e| {
-        let names: Vec<&str> = sweep::builtin::STUDIES.iter().map(|s| s.name).collect();
-        format!("{e} (built-in studies: {})", names.join(", "))
-    })
 }
 
 /// Lines shown of a repaired results file.

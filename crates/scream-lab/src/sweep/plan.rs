@@ -129,13 +129,16 @@ impl Point {
             .collect()
     }
 
-    /// The overrides this point applies to a base.
-    pub(super) fn overrides(&self, params: &[String]) -> Result<Vec<Override>, ScenarioError> {
+    /// The overrides this point applies to a base, as `--set` takes them (a run parses
+    /// them when it starts: one that does not parse is that run's error).
+    pub(super) fn override_texts<'a>(
+        &'a self,
+        params: &'a [String],
+    ) -> impl Iterator<Item = String> + 'a {
         params
             .iter()
             .zip(&self.texts)
-            .filter_map(|(key, t)| t.as_deref().map(|t| format!("{key}={t}").parse()))
-            .collect()
+            .filter_map(|(key, t)| t.as_deref().map(|t| format!("{key}={t}")))
     }
 }
 
