@@ -27,6 +27,7 @@ from ._errors import (
     SimulationError,
 )
 from ._run import PolarsFrames, Run, simulate
+from ._sweep import sweep
 
 __version__: str = _scream.__version__
 #: The sender generations a flow's ``algorithm`` can name, the default first.
@@ -48,6 +49,7 @@ __all__ = [
     "scenario_text",
     "scenarios",
     "simulate",
+    "sweep",
 ]
 
 

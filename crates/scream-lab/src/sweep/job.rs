@@ -143,9 +143,16 @@ impl RunJob {
     /// that a process started elsewhere (a worker on a cluster) finds the same files.
     /// The local sweep leaves them as the plan wrote them: relative paths then appear
     /// in the kept runs' manifests as `scream sweep` always wrote them.
+    ///
+    /// A scenario file in the current folder has no folder of its own (`None`): it
+    /// gets the current folder. A built-in scenario keeps `None`; it names files by
+    /// `data:` references, which every machine resolves in its own data folder.
     pub fn anchor_paths(&mut self) -> std::io::Result<()> {
-        if let Some(dir) = self.scenario.base_dir.as_mut() {
-            *dir = std::path::absolute(&*dir)?;
+        let builtin = self.scenario.origin.starts_with("builtin:");
+        match self.scenario.base_dir.as_mut() {
+            Some(dir) => *dir = std::path::absolute(&*dir)?,
+            None if !builtin => self.scenario.base_dir = Some(std::env::current_dir()?),
+            None => {}
         }
         if let Some(keep) = self.keep.as_mut() {
             keep.dir = std::path::absolute(&keep.dir)?;

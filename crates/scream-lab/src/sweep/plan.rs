@@ -275,6 +275,12 @@ impl Plan {
         &self.runs
     }
 
+    /// The folder a sweep of this plan writes into unless told otherwise:
+    /// `out/sweep-<name>`, relative to the current folder.
+    pub fn default_out_dir(&self) -> PathBuf {
+        Path::new("out").join(format!("sweep-{}", self.name))
+    }
+
     /// The id of `run` in results.csv: `<base>/p<point>/s<seed>`.
     pub fn run_id(&self, run: &PlannedRun) -> String {
         format!("{}/p{}/s{}", self.bases[run.base].name, run.point, run.seed)
