@@ -206,41 +206,50 @@ def _run(
     prefix = f"scream-{handle.plan_hash}-"
     outstanding: dict[str, Any] = {}
 
-    def submit(run_id: str) -> Any:
-        future = client.submit(
-            run_task, handle.job(run_id), expected, key=prefix + run_id, pure=True
+    def submit(run_ids: list[str]) -> list[Any]:
+        # One message to the scheduler for the lot: a graph per task would cost the
+        # scheduler more than a short run.
+        futures = client.map(
+            run_task,
+            [handle.job(i) for i in run_ids],
+            [expected] * len(run_ids),
+            key=[prefix + i for i in run_ids],
+            pure=True,
         )
-        outstanding[run_id] = future
-        return future
+        outstanding.update(zip(run_ids, futures))
+        return list(futures)
 
-    queue = as_completed([submit(i) for i in itertools.islice(ids, IN_FLIGHT)])
+    queue = as_completed(submit(list(itertools.islice(ids, IN_FLIGHT))))
     done = errors = 0
     not_run: dict[str, str] = {}
     try:
-        for future in queue:
-            run_id = str(future.key)[len(prefix) :]
-            outstanding.pop(run_id, None)
-            if future.status == "cancelled":
-                # Not by this loop: the scheduler dropped it (restarted, say).
-                not_run[run_id] = "the cluster cancelled the task"
-            elif future.status == "error":
-                failure = future.exception()
-                if not isinstance(failure, KilledWorker):
-                    raise failure
-                # The run killed every worker it was given (or they died under it):
-                # no row, so the next call runs it again.
-                not_run[run_id] = str(failure)
-            else:
-                row = future.result()
+        for batch in queue.batches():
+            finished = [f for f in batch if f.status == "finished"]
+            # The rows of a batch in one round trip.
+            rows = client.gather(finished) if finished else []
+            for row in rows:
                 if handle.append(row):
                     done += 1
                     errors += row[status] == "error"
                     if progress is not None:
                         progress(done, len(pending), errors)
-            future.release()
-            following = next(ids, None)
-            if following is not None:
-                queue.add(submit(following))
+            for future in batch:
+                run_id = str(future.key)[len(prefix) :]
+                outstanding.pop(run_id, None)
+                if future.status == "cancelled":
+                    # Not by this loop: the scheduler dropped it (restarted, say).
+                    not_run[run_id] = "the cluster cancelled the task"
+                elif future.status == "error":
+                    failure = future.exception()
+                    if not isinstance(failure, KilledWorker):
+                        raise failure
+                    # The run killed every worker it was given (or they died under
+                    # it): no row, so the next call runs it again.
+                    not_run[run_id] = str(failure)
+                future.release()
+            following = list(itertools.islice(ids, len(batch)))
+            if following:
+                queue.update(submit(following))
     finally:
         # On an error or an interrupt: nothing more reaches results.csv, and a
         # client the caller owns is left without this sweep's tasks.
