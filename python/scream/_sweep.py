@@ -32,6 +32,9 @@ __all__ = ["SweepTally", "sweep"]
 #: the cluster's threads by enough to keep them all busy.
 IN_FLIGHT = 2000
 
+#: Most rounds of submissions of the runs still without a row (see ``_run``).
+ROUNDS = 3
+
 #: Where the rows also go, as a typed table, when pyarrow is importable.
 PARQUET = "results.parquet"
 
@@ -186,6 +189,15 @@ def _connected(client: Any, scheduler: str | None) -> Iterator[Any]:
             yield own
 
 
+@dataclasses.dataclass
+class _Count:
+    """Rows appended so far, for ``progress``."""
+
+    to_do: int
+    done: int = 0
+    errors: int = 0
+
+
 def _run(
     client: Any,
     handle: _scream.NativeSweep,
@@ -193,61 +205,93 @@ def _run(
     progress: Callable[[int, int, int], None] | None,
 ) -> dict[str, str]:
     """Runs the pending runs on ``client``, appending each row as it comes back;
-    returns the runs the cluster gave up on."""
+    returns the runs the cluster gave up on.
+
+    A round submits every run still without a row. Dask's futures change state under
+    a client when workers come and go (a finished run whose worker died is to be
+    computed again); should one slip through a round anyway, the next round, which
+    asks the folder what it still lacks, runs it. One round is the rule.
+    """
+    count = _Count(to_do=len(pending))
+    not_run: dict[str, str] = {}
+    to_run = pending
+    for _ in range(ROUNDS):
+        _round(client, handle, to_run, count, not_run, progress)
+        to_run = [i for i in handle.pending() if i not in not_run]
+        if not to_run:
+            return not_run
+    for run_id in to_run:
+        not_run[run_id] = f"no result from the cluster in {ROUNDS} rounds"
+    return not_run
+
+
+def _round(
+    client: Any,
+    handle: _scream.NativeSweep,
+    run_ids: list[str],
+    count: _Count,
+    not_run: dict[str, str],
+    progress: Callable[[int, int, int], None] | None,
+) -> None:
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
     expected = build()
     status = handle.columns.index("status")
-    ids: Iterator[str] = iter(pending)
+    ids: Iterator[str] = iter(run_ids)
     # Keyed by run: the scheduler treats a second submission of a key it holds as the
     # same task, so a run is never computed twice for one sweep (the plan's hash
     # keeps two sweeps apart on a shared scheduler).
     prefix = f"scream-{handle.plan_hash}-"
     outstanding: dict[str, Any] = {}
 
-    def submit(run_ids: list[str]) -> list[Any]:
+    def submit(batch: list[str]) -> list[Any]:
         # One message to the scheduler for the lot: a graph per task would cost the
         # scheduler more than a short run.
         futures = client.map(
             run_task,
-            [handle.job(i) for i in run_ids],
-            [expected] * len(run_ids),
-            key=[prefix + i for i in run_ids],
+            [handle.job(i) for i in batch],
+            [expected] * len(batch),
+            key=[prefix + i for i in batch],
             pure=True,
         )
-        outstanding.update(zip(run_ids, futures))
+        outstanding.update(zip(batch, futures))
         return list(futures)
 
     queue = as_completed(submit(list(itertools.islice(ids, IN_FLIGHT))))
-    done = errors = 0
-    not_run: dict[str, str] = {}
     try:
         for batch in queue.batches():
             finished = [f for f in batch if f.status == "finished"]
-            # The rows of a batch in one round trip.
-            rows = client.gather(finished) if finished else []
-            for row in rows:
+            # The rows of a batch in one round trip (a row lost with its worker in
+            # the meantime is computed again, and waited for).
+            for row in client.gather(finished) if finished else []:
                 if handle.append(row):
-                    done += 1
-                    errors += row[status] == "error"
+                    count.done += 1
+                    count.errors += row[status] == "error"
                     if progress is not None:
-                        progress(done, len(pending), errors)
+                        progress(count.done, count.to_do, count.errors)
+            ended = 0
             for future in batch:
                 run_id = str(future.key)[len(prefix) :]
-                outstanding.pop(run_id, None)
-                if future.status == "cancelled":
-                    # Not by this loop: the scheduler dropped it (restarted, say).
-                    not_run[run_id] = "the cluster cancelled the task"
-                elif future.status == "error":
+                if future.status == "error":
                     failure = future.exception()
                     if not isinstance(failure, KilledWorker):
                         raise failure
                     # The run killed every worker it was given (or they died under
                     # it): no row, so the next call runs it again.
                     not_run[run_id] = str(failure)
+                elif future.status == "cancelled":
+                    # Not by this loop: the scheduler dropped it (restarted, say).
+                    not_run[run_id] = "the cluster cancelled the task"
+                elif future.status != "finished":
+                    # Finished, then lost with its worker before its row came: the
+                    # scheduler computes it again.
+                    queue.add(future)
+                    continue
+                outstanding.pop(run_id, None)
                 future.release()
-            following = list(itertools.islice(ids, len(batch)))
+                ended += 1
+            following = list(itertools.islice(ids, ended))
             if following:
                 queue.update(submit(following))
     finally:
@@ -255,7 +299,6 @@ def _run(
         # client the caller owns is left without this sweep's tasks.
         if outstanding:
             client.cancel(list(outstanding.values()))
-    return not_run
 
 
 def _write_parquet(results: Path, header: list[str], parquet: Path) -> Path | None:

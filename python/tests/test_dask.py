@@ -206,8 +206,9 @@ def test_a_worker_killed_mid_sweep_loses_no_run_and_doubles_none(
     sweeper.start()
     killed_keys: list[str] = []
     with distributed.Client(address, set_as_default=False) as observer:
-        # A few rows in, kill a worker caught with a run of the sweep in hand.
-        wait_for(lambda: line_count(results) >= 4 or not sweeper.is_alive(), "rows")
+        # Once rows come in (the cluster is working), kill a worker caught with a run
+        # of the sweep in hand: early, so that most runs are still to come.
+        wait_for(lambda: line_count(results) >= 2 or not sweeper.is_alive(), "rows")
         deadline = time.monotonic() + START_TIMEOUT_S
         while sweeper.is_alive() and not killed_keys and time.monotonic() < deadline:
             names = {a: w["name"] for a, w in observer.scheduler_info()["workers"].items()}
