@@ -17,6 +17,7 @@ import importlib
 import itertools
 import os
 import socket
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -112,7 +113,6 @@ def sweep(
         ["python", call],
     )
     not_run: dict[str, str] = {}
-    columns = handle.columns
     parquet = Path(handle.out_dir) / PARQUET
     try:
         if fresh:
@@ -122,18 +122,26 @@ def sweep(
         if pending:
             with _connected(client, scheduler) as connected:
                 not_run = _run(connected, handle, pending, progress)
+        # Still under the lock: no other sweep appends while the table is made.
+        written = _write_parquet(Path(handle.results), handle.columns, parquet)
     finally:
         # Also on an error or an interrupt: the rows written so far stay, and the
         # folder is free for the next call, which resumes it.
         native = handle.close()
     set_aside = native["set_aside"]
+    if set_aside is not None:
+        warnings.warn(
+            f"{native['results']}: {len(set_aside[1])} damaged lines moved to "
+            f"{set_aside[0]}, and their runs were run again",
+            stacklevel=2,
+        )
     return SweepTally(
         runs=native["runs"],
         already_done=native["already_done"],
         ran=native["ran"],
         errors=native["errors"],
         results=Path(native["results"]),
-        parquet=_write_parquet(Path(native["results"]), columns, parquet),
+        parquet=written,
         first_errors=list(native["first_errors"]),
         not_run=not_run,
         set_aside=None if set_aside is None else (Path(set_aside[0]), list(set_aside[1])),

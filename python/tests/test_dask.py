@@ -341,3 +341,22 @@ def test_the_command_scream_sweep_prints_for_a_scheduler_runs_the_sweep(
     )
     assert done.returncode == 0, done.stderr
     assert len(rows_by_run(tmp_path / "out" / "sweep-loopback" / "results.csv")) == 12
+
+
+def test_a_damaged_line_is_set_aside_with_a_warning_and_run_again(
+    cluster: tuple[Cluster, str], tmp_path: Path
+) -> None:
+    _, address = cluster
+    spec = tmp_path / "spec.toml"
+    spec.write_text(SPEC.replace("seeds = 3", "seeds = 1"))
+    out = tmp_path / "out"
+    clean = local_rows(spec, out)
+    results = out / "results.csv"
+    lines = results.read_text().splitlines(keepends=True)
+    lines[3] = lines[3].replace(",ok,", ",done,").replace(",error,", ",done,")
+    results.write_text("".join(lines))
+    with pytest.warns(UserWarning, match="1 damaged lines moved to .*results.rejected.csv"):
+        tally = scream.sweep(spec, out, scheduler=address)
+    assert (tally.already_done, tally.ran) == (11, 1)
+    assert tally.set_aside is not None and tally.set_aside[1][0][0] == 4
+    assert rows_by_run(results) == clean
