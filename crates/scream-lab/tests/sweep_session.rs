@@ -82,7 +82,7 @@ fn open<'p>(plan: &'p Plan, dir: &Path, fresh: bool) -> Result<Session<'p>, Swee
 
 /// A job as a worker receives it: JSON in, the row out.
 fn run_remote(job: &RunJob) -> Vec<String> {
-    let received = RunJob::from_json(&job.to_json()).expect("a job reads back");
+    let received = RunJob::from_json(&job.to_json().expect("JSON")).expect("a job reads back");
     assert_eq!(&received, job);
     sweep::run_job(&received, &TickClock::default(), &toolkit()).expect("the job runs")
 }
@@ -283,11 +283,11 @@ fn a_job_of_another_format_or_metric_is_refused() {
     );
     let mut other = job.clone();
     other.format = JOB_FORMAT + 1;
-    let e = RunJob::from_json(&other.to_json()).expect_err("another format");
+    let e = RunJob::from_json(&other.to_json().expect("JSON")).expect_err("another format");
     assert!(e.to_string().contains("same scream build"), "{e}");
     let mut other = job.clone();
     other.metrics[0].metric = "goodput_mbps".to_owned();
-    let e = RunJob::from_json(&other.to_json()).expect_err("an unknown metric");
+    let e = RunJob::from_json(&other.to_json().expect("JSON")).expect_err("an unknown metric");
     assert!(
         e.to_string().contains("unknown metric \"goodput_mbps\""),
         "{e}"

@@ -239,7 +239,7 @@ impl NativeSweep {
                 .ok_or_else(|| PyKeyError::new_err(format!("no run {run_id} in this sweep")))?;
             job.anchor_paths()
                 .map_err(|e| error(Kind::Output, format!("{}: {e}", self.out_dir.display())))?;
-            Ok(job.to_json())
+            job.to_json().map_err(raise)
         })
     }
 

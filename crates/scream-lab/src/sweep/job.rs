@@ -85,20 +85,15 @@ pub struct KeepRun {
 }
 
 impl RunJob {
-    /// The job as one line of JSON.
-    pub fn to_json(&self) -> String {
-        // A struct of strings, numbers and paths always serialises; a path that is not
-        // UTF-8 is the one exception, and becomes lossy text rather than a panic.
-        serde_json::to_string(self).unwrap_or_else(|_| {
-            let mut lossy = self.clone();
-            let fix = |p: &mut PathBuf| *p = PathBuf::from(p.to_string_lossy().into_owned());
-            if let Some(dir) = lossy.scenario.base_dir.as_mut() {
-                fix(dir);
-            }
-            if let Some(keep) = lossy.keep.as_mut() {
-                fix(&mut keep.dir);
-            }
-            serde_json::to_string(&lossy).unwrap_or_default()
+    /// The job as one line of JSON; refused only for a folder whose name is not
+    /// UTF-8, which JSON cannot carry (and which a lossy copy would misname).
+    pub fn to_json(&self) -> Result<String, SweepError> {
+        serde_json::to_string(self).map_err(|e| {
+            SweepError::Job(format!(
+                "run job {} cannot be written as JSON ({e}): give the sweep's and the \
+                 scenario's folders names in UTF-8",
+                self.run_id
+            ))
         })
     }
 
