@@ -13,8 +13,9 @@
   cores.
 
 Each cluster is started and warmed up before its clock starts. The machine's load
-average is printed before and after: on a shared machine the figures are only as good
-as the cores that were free.
+average is printed, and the CPU time the workers spent during the sweep over its wall
+time: the cores they actually got. On a shared machine two workers are only faster
+than one by the second core they find free.
 
 Build the module in release mode first: ``maturin develop --release`` in python/.
 """
@@ -65,8 +66,9 @@ def local_s(spec: Path, out: Path) -> float:
     return time.perf_counter() - started
 
 
-def cluster_s(spec: Path, out: Path, workers: int) -> tuple[float, Any]:
-    """The sweep on a fresh local cluster of ``workers`` single-threaded processes."""
+def cluster_s(spec: Path, out: Path, workers: int) -> tuple[float, Any, float]:
+    """The sweep on a fresh local cluster of ``workers`` single-threaded processes:
+    wall time, tally, and the CPU time the workers spent (how many cores they got)."""
     cluster = distributed.LocalCluster(
         n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
     )
@@ -76,16 +78,20 @@ def cluster_s(spec: Path, out: Path, workers: int) -> tuple[float, Any]:
         job = warm.job(warm.pending()[0])
         warm.close()
         client.run(lambda: _scream.run_job(job))
+        cpu_before = client.run(time.process_time)
         started = time.perf_counter()
         tally = scream.sweep(spec, out, client=client, fresh=True)
-        return time.perf_counter() - started, tally
+        wall = time.perf_counter() - started
+        cpu_after = client.run(time.process_time)
+        cpu = sum(cpu_after[w] - cpu_before[w] for w in cpu_after)
+        return wall, tally, cpu
 
 
 def overhead(folder: Path, n: int) -> None:
     spec = folder / "tiny.toml"
     spec.write_text(TINY_SPEC.format(n=n))
     local = local_s(spec, folder / "local")
-    dask, tally = cluster_s(spec, folder / "dask", 1)
+    dask, tally, _ = cluster_s(spec, folder / "dask", 1)
     assert tally.ran == n, tally
     print(f"overhead: {n} runs of paper-step-v2 for 0.1 s ({load()})")
     print(f"  in this process        {local:7.2f} s  {local / n * 1e3:7.2f} ms per run")
@@ -108,12 +114,14 @@ def scaling(folder: Path, axes: int) -> None:
     print(f"scaling: paper-standalone, first {axes} axes ({load()})")
     times = {}
     for workers in (1, 2):
-        wall, tally = cluster_s(spec, folder / f"w{workers}", workers)
+        wall, tally, cpu = cluster_s(spec, folder / f"w{workers}", workers)
         times[workers] = wall
         print(
             f"  {workers} worker{'s' if workers > 1 else ' '}  {tally.ran} runs  {wall:7.1f} s  "
-            f"{tally.run_time_s / tally.ran:6.3f} s per run  ({load()})"
+            f"{tally.run_time_s / tally.ran:6.3f} s per run  workers' CPU {cpu:6.1f} s = "
+            f"{cpu / wall:4.2f} cores  ({load()})"
         )
+    # On a shared machine the cores the workers got, not the workers, set the speed.
     print(f"  speed-up 2 workers / 1: {times[1] / times[2]:.2f}x")
 
 
