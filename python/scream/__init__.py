@@ -37,6 +37,7 @@ from ._scream import (
     decode_feedback,
     encode_feedback,
 )
+from ._sweep import sweep
 
 __version__: str = _scream.__version__
 #: The sender generations a flow's ``algorithm`` can name, the default first.
@@ -66,6 +67,7 @@ __all__ = [
     "scenario_text",
     "scenarios",
     "simulate",
+    "sweep",
 ]
 
 

@@ -14,6 +14,7 @@ __all__ = [
     "Event",
     "Feedback",
     "NativeRun",
+    "NativeSweep",
     "PacketReport",
     "Receiver",
     "Sender",
@@ -22,7 +23,9 @@ __all__ = [
     "__version__",
     "decode_feedback",
     "encode_feedback",
+    "open_sweep",
     "params",
+    "run_job",
     "scenario_text",
     "scenarios",
     "simulate",
@@ -202,3 +205,39 @@ class Feedback:
 
 def encode_feedback(feedback: Feedback, sender_ssrc: int = 0, count: str = "rfc") -> bytes: ...
 def decode_feedback(data: _Bytes, count: str = "auto") -> Feedback: ...
+
+# --- Sender, Receiver and the RFC 8888 codec (crates/scream-py/src/sans_io*.rs) ---
+
+# --- Sweeps for an executor in Python (crates/scream-py/src/sweep.rs) ---
+
+def run_job(job: str) -> list[str]: ...
+def open_sweep(
+    spec: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
+    fresh: bool = False,
+    keep_runs: bool = False,
+    command_line: list[str] | None = None,
+) -> NativeSweep: ...
+
+@final
+class NativeSweep:
+    @property
+    def name(self) -> str: ...
+    @property
+    def plan_hash(self) -> str: ...
+    @property
+    def out_dir(self) -> Path: ...
+    @property
+    def results(self) -> Path: ...
+    @property
+    def columns(self) -> list[str]: ...
+    @property
+    def runs(self) -> int: ...
+    @property
+    def already_done(self) -> int: ...
+    @property
+    def closed(self) -> bool: ...
+    def pending(self) -> list[str]: ...
+    def job(self, run_id: str) -> str: ...
+    def append(self, row: list[str]) -> bool: ...
+    def close(self) -> dict[str, Any]: ...

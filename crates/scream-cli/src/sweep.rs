@@ -31,16 +31,21 @@ pub(crate) struct SweepArgs {
     /// Print the plan (bases, parameters, points, runs) without running anything.
     #[arg(long)]
     dry_run: bool,
+    /// Run on the Dask scheduler at ADDR (tcp://host:8786): prints the command that
+    /// does it from the Python package (`python -m scream.sweep`) and exits with status
+    /// 1 (docs/scale.md).
+    #[arg(long, value_name = "ADDR", conflicts_with_all = ["jobs", "dry_run"])]
+    scheduler: Option<String>,
 }
 
 pub(crate) fn main(args: &SweepArgs) -> Result<String, String> {
-    let plan = load_plan(&args.spec)?;
-    let out_dir = args
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new("out").join(format!("sweep-{}", plan.name)));
+    let plan = sweep::builtin::plan_of(&args.spec)?;
+    let out_dir = args.out.clone().unwrap_or_else(|| plan.default_out_dir());
     if args.dry_run {
         return Ok(describe(&plan, &out_dir));
+    }
+    if let Some(scheduler) = &args.scheduler {
+        return Err(on_dask(args, scheduler, &out_dir));
     }
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
@@ -80,18 +85,33 @@ pub(crate) fn main(args: &SweepArgs) -> Result<String, String> {
     Ok(finished(&plan, &outcome, jobs))
 }
 
-/// The spec at `spec`, or the built-in study of that name when no such file exists.
-fn load_plan(spec: &Path) -> Result<Plan, String> {
-    if !spec.exists() {
-        if let Some(study) = spec.to_str().and_then(sweep::builtin::find) {
-            return Plan::from_str(study.text, &format!("{}.toml", study.name), None)
-                .map_err(|e| e.to_string());
-        }
+/// `--scheduler`: the command that runs this sweep on that scheduler.
+///
+/// The command does not run it itself: the client of a Dask cluster is the Python
+/// package (`scream.sweep`), and starting an interpreter from here would depend on
+/// which `python` is first on PATH and whether its scream is this build, failures
+/// this command could only guess at. The spec was checked before, so the command
+/// given gets past the plan.
+fn on_dask(args: &SweepArgs, scheduler: &str, out_dir: &Path) -> String {
+    let mut words: Vec<String> = ["python", "-m", "scream.sweep"].map(str::to_owned).into();
+    words.push(args.spec.to_string_lossy().into_owned());
+    words.extend(["--scheduler".to_owned(), scheduler.to_owned()]);
+    words.extend(["--out".to_owned(), out_dir.to_string_lossy().into_owned()]);
+    if args.fresh {
+        words.push("--fresh".to_owned());
     }
-    Plan::from_file(spec).map_err(|e| {
-        let names: Vec<&str> = sweep::builtin::STUDIES.iter().map(|s| s.name).collect();
-        format!("{e} (built-in studies: {})", names.join(", "))
-    })
+    if args.keep_runs {
+        words.push("--keep-runs".to_owned());
+    }
+    // Quoted for a POSIX shell; a word it cannot quote (a NUL byte) cannot be in a
+    // path or an address anyway, so it goes as it is.
+    let command =
+        shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "));
+    format!(
+        "scream sweep runs on this machine's cores; a sweep on a Dask cluster runs from \
+         the Python package (pip install 'scream-toolkit[dask]', the same build on every \
+         worker), with this command: {command}"
+    )
 }
 
 /// Lines shown of a repaired results file.

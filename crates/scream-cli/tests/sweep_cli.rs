@@ -218,3 +218,45 @@ fn a_damaged_results_file_is_named_by_report_and_repaired_by_the_next_sweep() {
     let report = scream(&["report", "d/results.csv"], dir.path());
     assert!(report.status.success(), "{}", stderr(&report));
 }
+
+#[test]
+fn a_scheduler_gets_the_python_command_and_nothing_runs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("my spec.toml"), SPEC).expect("spec");
+    let o = scream(
+        &[
+            "sweep",
+            "my spec.toml",
+            "--scheduler",
+            "tcp://10.0.0.5:8786",
+            "--fresh",
+        ],
+        dir.path(),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let command = "python -m scream.sweep 'my spec.toml' --scheduler tcp://10.0.0.5:8786 \
+                   --out out/sweep-tiny --fresh";
+    assert!(err.trim_end().ends_with(command), "{err}");
+    assert!(!dir.path().join("out").exists(), "nothing ran");
+    // The spec is checked first: a bad one is its own error, not the command.
+    std::fs::write(dir.path().join("bad.toml"), "[design]\nkind = \"nope\"\n").expect("spec");
+    let bad = scream(
+        &["sweep", "bad.toml", "--scheduler", "tcp://10.0.0.5:8786"],
+        dir.path(),
+    );
+    assert!(!stderr(&bad).contains("python -m"), "{}", stderr(&bad));
+    let both = scream(
+        &[
+            "sweep",
+            "my spec.toml",
+            "--scheduler",
+            "tcp://h:1",
+            "--jobs",
+            "2",
+        ],
+        dir.path(),
+    );
+    assert_eq!(both.status.code(), Some(2), "clap refuses --jobs with it");
+}

@@ -18,8 +18,9 @@ use rayon::iter::{ParallelBridge, ParallelIterator};
 /// The trait is object-safe so that an experiment takes `&dyn Executor` and the caller
 /// picks the engine; `run_batch`, on `dyn Executor`, is the typed front on top of it.
 /// The lab's jobs are pure functions of a scenario text, its overrides and a seed; an
-/// engine on other machines needs those descriptions rather than the closure, which
-/// this trait does not carry yet.
+/// engine on other machines needs those descriptions rather than the closure: for
+/// sweeps, [`crate::sweep::RunJob`], run by [`crate::sweep::run_job`], with the rows
+/// collected through a [`crate::sweep::Session`] instead of this trait.
 pub trait Executor: Sync + std::fmt::Debug {
     /// Calls `job(i)` once for every `i` in `0..count`, in any order and on any thread,
     /// and returns once every call that was started has returned.

@@ -12,7 +12,9 @@
 //!
 //! Every run is a pure function of its scenario text, overrides and seed, so the lab
 //! hands batches of independent runs to an [`Executor`]: [`LocalExecutor`] runs them
-//! on this machine's threads; another engine (a cluster) can implement the same trait.
+//! on this machine's threads. A sweep's runs also exist as data
+//! ([`sweep::RunJob`]), so that a cluster (Dask, from the Python package) runs them on
+//! other machines while one [`sweep::Session`] collects their rows.
 //! [`progress::Progress`] shows how far a batch has come on stderr; stdout carries only
 //! results.
 

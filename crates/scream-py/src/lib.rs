@@ -17,6 +17,7 @@ mod catalogue;
 mod errors;
 mod sans_io;
 mod simulate;
+mod sweep;
 mod toml_value;
 
 /// The module `scream._scream`.
@@ -27,6 +28,7 @@ fn _scream(m: &Bound<'_, PyModule>) -> PyResult<()> {
     simulate::register(m)?;
     catalogue::register(m)?;
     sans_io::register(m)?;
+    sweep::register(m)?;
     m.add_function(wrap_pyfunction!(toml_value::toml_to_dict, m)?)?;
     Ok(())
 }

@@ -40,6 +40,23 @@ pub fn find(name: &str) -> Option<&'static Study> {
     STUDIES.iter().find(|s| s.name == name)
 }
 
+/// The plan of `spec`: the spec file at that path, or the built-in study of that name
+/// when no such file exists. An error names the built-in studies, in case a study
+/// name was misspelt.
+pub fn plan_of(spec: &std::path::Path) -> Result<crate::sweep::Plan, String> {
+    use crate::sweep::Plan;
+    if !spec.exists() {
+        if let Some(study) = spec.to_str().and_then(find) {
+            return Plan::from_str(study.text, &format!("{}.toml", study.name), None)
+                .map_err(|e| e.to_string());
+        }
+    }
+    Plan::from_file(spec).map_err(|e| {
+        let names: Vec<&str> = STUDIES.iter().map(|s| s.name).collect();
+        format!("{e} (built-in studies: {})", names.join(", "))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

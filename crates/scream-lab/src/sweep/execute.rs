@@ -1,183 +1,109 @@
-//! Running the plan: one row per run, written as each run finishes.
+//! Running one job into its row, and the local sweep: the plan's pending jobs on this
+//! machine's threads, each row appended to the folder's [`Session`] as it finishes.
 //!
 //! Per run the only work besides the simulation is loading the scenario text with the
-//! point's overrides (tens of microseconds) and reducing the samples to the metrics;
-//! nothing is written but the row, unless the caller keeps the runs' folders.
+//! overrides (tens of microseconds) and reducing the samples to the metrics; nothing is
+//! written but the row, unless the job keeps the run's folder.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
-use std::sync::Mutex;
 
-use super::plan::{Base, PlannedRun, Point};
-use super::{FIRST_ERRORS, Options, Plan, Progress, SweepError, SweepTally, measure, rows, store};
-use scream_sim::manifest::{Host, Manifest};
-use scream_sim::scenario::load::Override;
+use super::job::{KeepRun, RunJob};
+use super::session::{Appended, Session, SessionOptions};
+use super::{Clock, Options, Plan, SweepError, SweepTally, measure, rows};
+use scream_sim::manifest::{Host, Manifest, Toolkit};
+use scream_sim::scenario::load::{Override, load_checked_str};
 use scream_sim::{RunResult, Scenario};
 
-/// What the worker threads share.
-struct Shared {
-    writer: csv::Writer<std::fs::File>,
-    done: usize,
-    errors: usize,
-    first_errors: Vec<(String, String)>,
-    run_time_s: f64,
-}
-
 pub(super) fn run(plan: &Plan, options: &Options<'_>) -> Result<SweepTally, SweepError> {
-    let started = options.clock.now_unix_s();
-    let store = store::open(
-        options.out_dir,
+    let session = Session::open(
         plan,
-        options.fresh,
-        &options.toolkit,
-        started,
+        &SessionOptions {
+            out_dir: options.out_dir.to_path_buf(),
+            fresh: options.fresh,
+            keep_runs: options.keep_runs,
+            toolkit: options.toolkit.clone(),
+            command_line: options.command_line.clone(),
+        },
+        options.clock.now_unix_s(),
     )?;
-    let results = options.out_dir.join(store::RESULTS_CSV);
-    let to_do: Vec<&PlannedRun> = plan
-        .runs()
-        .iter()
-        .filter(|r| !store.done.contains(&plan.run_id(r)))
-        .collect();
-    let already_done = plan.runs().len() - to_do.len();
-    // Released when this function returns, whatever it returns.
-    let _lock = store.lock;
-    let shared = Mutex::new(Shared {
-        writer: store.writer,
-        done: 0,
-        errors: 0,
-        first_errors: Vec::new(),
-        run_time_s: 0.0,
-    });
-    let write_error = |e: csv::Error| SweepError::Io {
-        path: results.clone(),
-        source: e.into(),
-    };
-    options.executor.run_batch(&to_do, |run| {
-        let id = plan.run_id(run);
-        let row = run_one(plan, run, &id, options)?;
-        // A poisoned lock means another worker panicked outside the simulation;
-        // `for_each` re-raises that panic.
-        let Ok(mut s) = shared.lock() else {
-            return Ok::<(), SweepError>(());
-        };
-        s.writer.write_record(&row.cells).map_err(write_error)?;
-        // Flushed per row: a killed sweep loses only the runs in progress.
-        s.writer.flush().map_err(|e| SweepError::Io {
-            path: results.clone(),
-            source: e,
-        })?;
-        s.done += 1;
-        s.run_time_s += row.wall_time_s;
-        if let Some(message) = row.error {
-            s.errors += 1;
-            if s.first_errors.len() < FIRST_ERRORS {
-                s.first_errors.push((id, message));
-            }
+    let pending: Vec<_> = session.pending().into_iter().cloned().collect();
+    options.executor.run_batch(&pending, |run| {
+        let row = run_job(&session.job(run), options.clock, &options.toolkit)?;
+        if let Appended::Written(progress) = session.append(&row)? {
+            (options.progress)(progress);
         }
-        let progress = Progress {
-            done: s.done,
-            to_do: to_do.len(),
-            errors: s.errors,
-        };
-        drop(s);
-        (options.progress)(progress);
-        Ok(())
+        Ok::<(), SweepError>(())
     })?;
-    let s = shared
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    Ok(SweepTally {
-        runs: plan.runs().len(),
-        already_done,
-        ran: s.done,
-        errors: s.errors,
-        first_errors: s.first_errors,
-        results,
-        set_aside: store.set_aside,
-        wall_time_s: options.clock.now_unix_s() - started,
-        run_time_s: s.run_time_s,
-    })
+    Ok(session.close(options.clock.now_unix_s()))
 }
 
-/// One finished run as results.csv records it.
-struct Row {
-    cells: Vec<String>,
-    error: Option<String>,
-    wall_time_s: f64,
-}
-
-fn run_one(
-    plan: &Plan,
-    run: &PlannedRun,
-    id: &str,
-    options: &Options<'_>,
-) -> Result<Row, SweepError> {
-    let base = &plan.bases[run.base];
-    let point = &plan.points[run.point];
-    let started = options.clock.now_unix_s();
+/// Runs `job` and returns its row of results.csv, cell by cell.
+///
+/// A run that fails (an override the scenario refuses, a simulator error or panic) is a
+/// row with status `error` and the reason, not an `Err`: the sweep goes on. `Err` is a
+/// job this build cannot run, or a kept run's folder that cannot be written. `clock`
+/// times the run (the `wall_time_s` cell); `toolkit` is this build, for a kept run's
+/// manifest.
+pub fn run_job(
+    job: &RunJob,
+    clock: &dyn Clock,
+    toolkit: &Toolkit,
+) -> Result<Vec<String>, SweepError> {
+    let metrics = job.resolved_metrics()?;
+    let started = clock.now_unix_s();
     // A panic is a simulator bug that some value reaches; it becomes the error of this
     // row rather than the end of a sweep of thousands of runs.
-    let outcome = catch_unwind(AssertUnwindSafe(|| simulate(plan, base, point, run.seed)))
+    let outcome = catch_unwind(AssertUnwindSafe(|| simulate(job)))
         .unwrap_or_else(|payload| Err(format!("the simulator panicked: {}", panic_text(&payload))));
-    let wall_time_s = options.clock.now_unix_s() - started;
+    let wall_time_s = clock.now_unix_s() - started;
     let mut cells = vec![
-        id.to_owned(),
-        base.name.clone(),
-        point.index.to_string(),
-        point
-            .axis
-            .map_or_else(String::new, |a| plan.params[a].clone()),
-        point.transition.map_or_else(String::new, |t| t.to_string()),
+        job.run_id.clone(),
+        job.base.clone(),
+        job.point.to_string(),
+        job.axis.clone().unwrap_or_default(),
+        job.transition.map_or_else(String::new, |t| t.to_string()),
     ];
-    cells.extend(point.values().into_iter().map(Option::unwrap_or_default));
-    cells.push(run.seed.to_string());
-    let error = match &outcome {
+    cells.extend(job.params.iter().cloned().map(Option::unwrap_or_default));
+    cells.push(job.seed.to_string());
+    match &outcome {
         Ok((scenario, result)) => {
             cells.extend(["ok".to_owned(), String::new()]);
             let measured = measure::Measured::new(scenario, result);
-            cells.extend(plan.metric_columns.iter().map(|c| {
+            cells.extend(metrics.iter().map(|(m, flow)| {
                 measured
-                    .value(c.metric, c.flow)
+                    .value(m, *flow)
                     .map_or_else(String::new, rows::cell_text)
             }));
-            if options.keep_runs {
-                keep(
-                    plan,
-                    run,
-                    id,
-                    scenario,
-                    result,
-                    wall_time_s,
-                    started,
-                    options,
-                )?;
+            if let Some(keep_run) = &job.keep {
+                let timing = (started, wall_time_s);
+                keep(job, keep_run, scenario, result, timing, toolkit)?;
             }
-            None
         }
         Err(message) => {
-            let message = one_line(message);
-            cells.extend(["error".to_owned(), message.clone()]);
-            cells.extend(plan.metric_columns.iter().map(|_| String::new()));
-            Some(message)
+            cells.extend(["error".to_owned(), one_line(message)]);
+            cells.extend(metrics.iter().map(|_| String::new()));
         }
-    };
+    }
     cells.push(format!("{wall_time_s:.3}"));
-    Ok(Row {
-        cells,
-        error,
-        wall_time_s,
-    })
+    Ok(cells)
 }
 
-fn simulate(
-    plan: &Plan,
-    base: &Base,
-    point: &Point,
-    seed: u64,
-) -> Result<(Scenario, RunResult), String> {
-    let overrides = point.overrides(&plan.params).map_err(|e| e.to_string())?;
-    let scenario = base.load(&overrides).map_err(|e| e.to_string())?;
-    let result = scream_sim::run(&scenario, seed, None).map_err(|e| e.to_string())?;
+fn overrides(job: &RunJob) -> Result<Vec<Override>, String> {
+    job.overrides
+        .iter()
+        .map(|o| {
+            o.parse()
+                .map_err(|e: scream_sim::scenario::load::ScenarioError| e.to_string())
+        })
+        .collect()
+}
+
+fn simulate(job: &RunJob) -> Result<(Scenario, RunResult), String> {
+    let s = &job.scenario;
+    let scenario = load_checked_str(&s.text, &s.origin, s.base_dir.as_deref(), &overrides(job)?)
+        .map_err(|e| e.to_string())?;
+    let result = scream_sim::run(&scenario, job.seed, None).map_err(|e| e.to_string())?;
     Ok((scenario, result))
 }
 
@@ -194,42 +120,31 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Writes the run's output folder: what `scream sim --no-plots` writes, with a manifest
-/// naming the point's overrides.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the run's facts, each from a different place; only --keep-runs calls it"
-)]
+/// naming the overrides. `timing` is when the run started and how long it took.
 fn keep(
-    plan: &Plan,
-    run: &PlannedRun,
-    id: &str,
+    job: &RunJob,
+    keep_run: &KeepRun,
     scenario: &Scenario,
     result: &RunResult,
-    wall_time_s: f64,
-    started_unix_s: f64,
-    options: &Options<'_>,
+    (started_unix_s, wall_time_s): (f64, f64),
+    toolkit: &Toolkit,
 ) -> Result<(), SweepError> {
-    let dir = options.out_dir.join(store::RUNS_DIR).join(Path::new(id));
+    let dir: &Path = &keep_run.dir;
     let fail = |source: std::io::Error| SweepError::Io {
-        path: dir.clone(),
+        path: dir.to_path_buf(),
         source,
     };
-    std::fs::create_dir_all(&dir).map_err(fail)?;
-    scream_sim::output::remove_previous_outputs(&dir).map_err(fail)?;
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    scream_sim::output::remove_previous_outputs(dir).map_err(fail)?;
     let mut result = result.clone();
     result.summary.wall_time_s = wall_time_s;
-    let files = scream_sim::write_outputs(&result, &dir).map_err(fail)?;
-    let base = &plan.bases[run.base];
-    let point = plan.points[run.point]
-        .overrides(&plan.params)
-        .map_err(|e| fail(std::io::Error::other(e)))?;
-    let overrides: Vec<&Override> = base.set.iter().chain(&point).collect();
+    let files = scream_sim::write_outputs(&result, dir).map_err(fail)?;
     let manifest = Manifest {
-        toolkit: options.toolkit.clone(),
+        toolkit: toolkit.clone(),
         scenario: scenario.name.clone(),
-        seed: run.seed,
-        command_line: options.command_line.clone(),
-        overrides: overrides.iter().map(|o| o.raw().to_owned()).collect(),
+        seed: job.seed,
+        command_line: keep_run.command_line.clone(),
+        overrides: job.overrides.clone(),
         host: Host::current(),
         started_unix_s,
         wall_time_s,
@@ -237,6 +152,6 @@ fn keep(
         files: Manifest::file_names(&files),
         scenario_toml: Manifest::scenario_text(scenario).map_err(fail)?,
     };
-    scream_sim::manifest::write_manifest(&manifest, &dir).map_err(fail)?;
+    scream_sim::manifest::write_manifest(&manifest, dir).map_err(fail)?;
     Ok(())
 }

@@ -4,11 +4,15 @@
 //! [`Plan::from_file`] reads a spec (TOML) and expands it: base scenarios × design
 //! points × seeds. A point is a list of overrides on the same dotted keys that
 //! `scream sim --set` takes, so every run is a pure function of (scenario text,
-//! overrides, seed) and may run on any thread or machine. [`run`] runs the plan's
-//! runs on several threads, appending one flushed row per finished run, and on a
-//! second call skips the runs whose row is there: a killed sweep resumes, losing only
-//! the runs that were in progress. One sweep at a time writes into a folder (`lock`),
-//! and a resume checks the rows it finds, moving damaged ones aside (`resume`).
+//! overrides, seed) and may run on any thread or machine: [`RunJob`] is that run as
+//! data (JSON), and [`run_job`] turns it into its row. [`run`] runs the plan's runs on
+//! several threads, appending one flushed row per finished run, and on a second call
+//! skips the runs whose row is there: a killed sweep resumes, losing only the runs
+//! that were in progress. One sweep at a time writes into a folder (`lock`), and a
+//! resume checks the rows it finds, moving damaged ones aside (`resume`).
+//!
+//! [`run`] is one driver of a [`Session`] (open the folder, list the pending jobs,
+//! append each row, close); an executor on other machines drives the same steps.
 //!
 //! The simulator reads no clock; the caller passes one ([`Clock`]) for the wall time
 //! of each run.
@@ -17,11 +21,13 @@ pub mod builtin;
 mod columns;
 mod design;
 mod execute;
+mod job;
 mod lock;
 pub(crate) mod measure;
 mod plan;
 mod resume;
 pub(crate) mod rows;
+mod session;
 mod spec;
 mod store;
 
@@ -31,9 +37,12 @@ pub use columns::{
     Better, Column, ID_COLUMNS, METRICS, Metric, RUN_COLUMNS, Scope, TIMING_COLUMNS,
     metric_of_column,
 };
+pub use execute::run_job;
+pub use job::{JOB_FORMAT, JobMetric, JobScenario, KeepRun, RunJob};
 pub use lock::LOCK_FILE;
 pub use plan::{Base, DesignKind, MAX_RUNS, Plan, PlannedRun, Point};
 pub use resume::{REJECTED_CSV, SetAside};
+pub use session::{Appended, Session, SessionOptions};
 pub use store::{RESULTS_CSV, RUNS_DIR, SWEEP_JSON};
 
 use scream_sim::manifest::Toolkit;
@@ -64,6 +73,12 @@ pub enum SweepError {
     /// The output folder holds results that this spec must not be mixed with.
     #[error("{0}")]
     Resume(String),
+    /// A run job that this build cannot run (another layout, an unknown metric).
+    #[error("{0}")]
+    Job(String),
+    /// A row handed to [`Session::append`] that is not one of this sweep's rows.
+    #[error("{0}")]
+    Row(String),
     /// Another sweep is writing into the output folder.
     #[error(
         "{} is in use by another sweep, which holds the lock {}: wait for it to finish, or \

@@ -129,13 +129,16 @@ impl Point {
             .collect()
     }
 
-    /// The overrides this point applies to a base.
-    pub(super) fn overrides(&self, params: &[String]) -> Result<Vec<Override>, ScenarioError> {
+    /// The overrides this point applies to a base, as `--set` takes them (a run parses
+    /// them when it starts: one that does not parse is that run's error).
+    pub(super) fn override_texts<'a>(
+        &'a self,
+        params: &'a [String],
+    ) -> impl Iterator<Item = String> + 'a {
         params
             .iter()
             .zip(&self.texts)
-            .filter_map(|(key, t)| t.as_deref().map(|t| format!("{key}={t}").parse()))
-            .collect()
+            .filter_map(|(key, t)| t.as_deref().map(|t| format!("{key}={t}")))
     }
 }
 
@@ -270,6 +273,12 @@ impl Plan {
     /// Every run: bases in order, each base's points in order, each point's seeds.
     pub fn runs(&self) -> &[PlannedRun] {
         &self.runs
+    }
+
+    /// The folder a sweep of this plan writes into unless told otherwise:
+    /// `out/sweep-<name>`, relative to the current folder.
+    pub fn default_out_dir(&self) -> PathBuf {
+        Path::new("out").join(format!("sweep-{}", self.name))
     }
 
     /// The id of `run` in results.csv: `<base>/p<point>/s<seed>`.

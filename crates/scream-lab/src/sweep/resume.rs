@@ -125,7 +125,23 @@ fn check(
 ) -> Result<String, String> {
     let row = StringRecord::from_byte_record(record.clone())
         .map_err(|_| "not valid UTF-8 text".to_owned())?;
-    layout.check(columns, &row)?;
+    let id = check_row(layout, columns, plan, &row)?;
+    if let Some(first) = done.get(&id) {
+        return Err(format!("run {id} is also on line {first}"));
+    }
+    Ok(id)
+}
+
+/// The run id of `row` if it is a row this sweep writes for one of `plan`'s runs (the
+/// checks of `rows` and its point's parameter cells), or why it is not. A resume
+/// checks the rows it finds with it, and a session the rows it is given to append.
+pub(super) fn check_row(
+    layout: &Layout,
+    columns: &[String],
+    plan: &Plan,
+    row: &StringRecord,
+) -> Result<String, String> {
+    layout.check(columns, row)?;
     let id = row[layout.run_id].trim().to_owned();
     let cell = |i: usize| row[i].trim();
     let (Ok(point), Ok(seed)) = (
@@ -153,9 +169,6 @@ fn check(
             "{column} is \"{w}\", but point {} of this sweep sets \"{p}\"",
             point.index
         ));
-    }
-    if let Some(first) = done.get(&id) {
-        return Err(format!("run {id} is also on line {first}"));
     }
     Ok(id)
 }
