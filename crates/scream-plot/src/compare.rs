@@ -1,6 +1,6 @@
 //! Several runs on one set of axes (`scream compare`): a stacked time-series figure —
 //! target bitrate, throughput, queue delay, sRTT — with one colour per run in every
-//! panel. Each panel is an ordinary [`chart::Figure`](super::chart), so the runs look
+//! panel. Each panel is an ordinary `chart::Figure`, so the runs look
 //! as their own single figures do.
 //!
 //! A run of several flows draws every flow in the run's colour: its first flow solid,

@@ -101,7 +101,7 @@ pub fn write(chart: &XyChart, dir: &Path, name: &str) -> Result<Vec<PathBuf>, Pl
     write_as(chart, dir, name, false)
 }
 
-/// As [`write`], with the x axis reversed (its values fall to the right): a delay axis
+/// As [`write()`], with the x axis reversed (its values fall to the right): a delay axis
 /// drawn so, as in throughput–delay charts, puts the better runs top right.
 pub fn write_x_reversed(
     chart: &XyChart,
