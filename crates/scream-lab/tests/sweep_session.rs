@@ -4,7 +4,7 @@
 //! sweep's is refused.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use scream_lab::sweep::{
@@ -21,22 +21,9 @@ impl Clock for TickClock {
     }
 }
 
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("scream-session-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Self(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// A folder of its own for each test, removed when it ends.
+fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
 }
 
 /// Two bases, three capacities (one impossible) and two seeds: 12 runs of 0.5 s.
@@ -112,11 +99,11 @@ fn rows(dir: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
 
 #[test]
 fn jobs_run_from_json_give_the_rows_of_the_local_sweep() {
-    let (local, driven) = (TempDir::new("local"), TempDir::new("driven"));
+    let (local, driven) = (temp_dir(), temp_dir());
     let p = plan();
     let clock = TickClock::default();
     let options = Options {
-        out_dir: &local.0,
+        out_dir: local.path(),
         executor: &scream_lab::LocalExecutor::new(2),
         fresh: false,
         keep_runs: false,
@@ -127,7 +114,7 @@ fn jobs_run_from_json_give_the_rows_of_the_local_sweep() {
     };
     sweep::run(&p, &options).expect("the local sweep runs");
 
-    let session = open(&p, &driven.0, false).expect("opens");
+    let session = open(&p, driven.path(), false).expect("opens");
     let pending = session.pending();
     assert_eq!(pending.len(), 12);
     // Last first: rows come back in the order runs finish, not the plan's.
@@ -141,12 +128,12 @@ fn jobs_run_from_json_give_the_rows_of_the_local_sweep() {
         tally.first_errors[0].1.contains("capacity_mbps"),
         "{tally:?}"
     );
-    assert_eq!(rows(&driven.0), rows(&local.0));
+    assert_eq!(rows(driven.path()), rows(local.path()));
     // The driven folder is a sweep folder like any other: the local sweep resumes it.
     let again = sweep::run(
         &p,
         &Options {
-            out_dir: &driven.0,
+            out_dir: driven.path(),
             ..options
         },
     )
@@ -156,9 +143,9 @@ fn jobs_run_from_json_give_the_rows_of_the_local_sweep() {
 
 #[test]
 fn a_row_appended_twice_is_written_once() {
-    let dir = TempDir::new("twice");
+    let dir = temp_dir();
     let p = plan();
-    let session = open(&p, &dir.0, false).expect("opens");
+    let session = open(&p, dir.path(), false).expect("opens");
     let job = session.job_of("l4s/p2/s1").expect("a run of the plan");
     let row = run_remote(&job);
     let first = session.append(&row).expect("appends");
@@ -186,21 +173,21 @@ fn a_row_appended_twice_is_written_once() {
     assert!(session.pending().iter().all(|r| p.run_id(r) != "l4s/p2/s1"));
     let tally = session.close(1.0);
     assert_eq!(tally.ran, 1);
-    assert_eq!(rows(&dir.0).len(), 1);
+    assert_eq!(rows(dir.path()).len(), 1);
 }
 
 #[test]
 fn a_reopened_folder_lists_only_the_runs_it_lacks() {
-    let dir = TempDir::new("reopen");
+    let dir = temp_dir();
     let p = plan();
-    let session = open(&p, &dir.0, false).expect("opens");
+    let session = open(&p, dir.path(), false).expect("opens");
     let first: Vec<String> = session.pending().iter().map(|r| p.run_id(r)).collect();
     for id in first.iter().step_by(3) {
         let row = run_remote(&session.job_of(id).expect("a run"));
         session.append(&row).expect("appends");
     }
     drop(session);
-    let session = open(&p, &dir.0, false).expect("reopens");
+    let session = open(&p, dir.path(), false).expect("reopens");
     assert_eq!(session.already_done(), 4);
     let pending: Vec<String> = session.pending().iter().map(|r| p.run_id(r)).collect();
     let expected: Vec<String> = first
@@ -212,19 +199,19 @@ fn a_reopened_folder_lists_only_the_runs_it_lacks() {
     assert_eq!(pending, expected);
     // While one session holds the folder, no other opens it.
     assert!(matches!(
-        open(&p, &dir.0, false),
+        open(&p, dir.path(), false),
         Err(SweepError::Busy { .. })
     ));
     drop(session);
-    let session = open(&p, &dir.0, true).expect("fresh");
+    let session = open(&p, dir.path(), true).expect("fresh");
     assert_eq!((session.already_done(), session.pending().len()), (0, 12));
 }
 
 #[test]
 fn a_row_that_is_not_the_sweeps_is_refused_and_not_written() {
-    let dir = TempDir::new("foreign");
+    let dir = temp_dir();
     let p = plan();
-    let session = open(&p, &dir.0, false).expect("opens");
+    let session = open(&p, dir.path(), false).expect("opens");
     let row = run_remote(&session.job_of("plain/p0/s1").expect("a run"));
     let column = |name: &str| {
         session
@@ -268,7 +255,7 @@ fn a_row_that_is_not_the_sweeps_is_refused_and_not_written() {
         }
     }
     assert_eq!(session.close(1.0).ran, 0);
-    assert!(rows(&dir.0).is_empty());
+    assert!(rows(dir.path()).is_empty());
 }
 
 #[test]
