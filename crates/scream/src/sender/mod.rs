@@ -9,6 +9,7 @@
 //!
 //! ```text
 //! inputs : on_media_frame(now, stream, frame)  -> packets enter the stream's RTP queue
+//!          on_rtp_packet(now, stream, packet)  -> or: whole RTP packets enter it
 //!          on_feedback(now, &feedback)         -> acks, losses, ECN, delay samples
 //!          handle_timeout(now)                 -> when poll_timeout()'s instant is reached
 //! outputs: poll_transmit(now)                  -> Transmit::{Now(packet), At(t), Idle}
@@ -95,6 +96,17 @@ pub struct SentPacket {
     pub frame_enqueued_at: Instant,
     /// Index of the frame within its stream (0, 1, ...), to correlate packets of a frame.
     pub frame_index: u64,
+    /// The handle the caller gave the bytes this packet carries
+    /// ([`MediaFrame::handle`] or [`MediaPacket::handle`]).
+    pub handle: u64,
+    /// Where the bytes this packet carries start in the caller's buffer: the offset
+    /// into the encoded frame ([`Sender::on_media_frame`]), or 0 for a whole RTP
+    /// packet ([`Sender::on_rtp_packet`]).
+    pub payload_offset: u32,
+    /// How many of the caller's bytes it carries from `payload_offset` on: its RTP
+    /// payload (`size_bytes` less the accounted RTP header) for a frame, the whole
+    /// packet as handed in for an RTP packet.
+    pub payload_len: u32,
 }
 
 mod ack;
@@ -110,6 +122,7 @@ mod improvements;
 mod in_flight;
 mod late_feedback;
 mod pacing;
+mod packet_input;
 pub(crate) mod params;
 mod proof;
 mod rate_control;
@@ -132,6 +145,7 @@ pub use events::Event;
 pub use generation::GenerationStats;
 pub use generation::contract::BackOffCause;
 pub use improvements::{IMPROVEMENT_NAMES, Improvements};
+pub use packet_input::MediaPacket;
 pub use params::{ConfigError, ParamInfo};
 pub use proof::FeedbackUse;
 pub use stats::{SenderStats, StreamStats};
@@ -178,6 +192,32 @@ use stream::Stream;
 ///   [`MAX_TIME_STEP`] (24 h) per input. A single far-future value followed by normal
 ///   time thus costs at most one RTP queue discard and the packets in flight; the
 ///   sender sends again at once.
+///
+/// # Payloads
+///
+/// The sender never holds media bytes: it queues sizes, and says which of the
+/// caller's bytes each released packet carries. Media enters one of two ways:
+///
+/// - **Frames** ([`on_media_frame`](Sender::on_media_frame)): an encoded frame, named
+///   by the caller's [`MediaFrame::handle`]. The sender cuts it into packets of at most
+///   [`SenderConfig::mss_bytes`] payload; each [`SentPacket`] gives the frame's
+///   `handle` and the byte range `payload_offset .. payload_offset + payload_len` of
+///   the frame it carries. The caller writes an RTP header (12 bytes as
+///   [`SenderConfig::rtp_overhead_bytes`] accounts, with `seq`, `ssrc` and `marker`
+///   from the packet) in front of that range and sends it. The ranges of a frame
+///   follow each other without gap or overlap, in order.
+/// - **RTP packets** ([`on_rtp_packet`](Sender::on_rtp_packet)): packets an RTP
+///   payloader already cut, each named by its [`MediaPacket::handle`] and accounted at
+///   its own size. Each leaves whole ([`SentPacket::payload_offset`] 0,
+///   `payload_len` its size); the caller sends its bytes with the sequence number
+///   rewritten to [`SentPacket::seq`] (and the SSRC to [`SentPacket::ssrc`]), since
+///   the sender numbers packets as they leave so that a discarded queue leaves no
+///   gap the receiver would take for loss.
+///
+/// Handles come back in the order they went in, per stream; a queue discard drops
+/// whole frames, so when a packet with handle `h` comes out, the bytes of every
+/// handle queued on that stream before `h` and not yet sent were discarded and can be
+/// freed. The simulator uses frames with sizes only (handle 0) and ignores the ranges.
 #[derive(Debug)]
 pub struct Sender {
     config: SenderConfig,
@@ -327,8 +367,13 @@ impl Sender {
         }
         let was_empty = s.queue.is_empty();
         let before = s.queue.bytes();
-        s.queue
-            .push_frame(now, frame_index, frame.size_bytes, mss, overhead);
+        s.queue.push_frame(
+            now,
+            (frame_index, frame.handle),
+            frame.size_bytes,
+            mss,
+            overhead,
+        );
         self.generation
             .on_frame(idx, s, frame.size_bytes, queue_delay);
         let added = s.queue.bytes() - before;
@@ -415,6 +460,9 @@ impl Sender {
             },
             frame_enqueued_at: self.time.to_caller(p.enqueued_at),
             frame_index: p.frame_index,
+            handle: p.handle,
+            payload_offset: p.payload_offset,
+            payload_len: p.payload_len,
         };
         self.bytes_in_flight += u64::from(p.size_bytes);
         self.largest_packet = self.largest_packet.max(u64::from(p.size_bytes));

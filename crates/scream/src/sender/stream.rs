@@ -52,6 +52,10 @@ pub struct MediaFrame {
     pub size_bytes: u32,
     /// Whether the frame is a key frame (informational, for stats and queue discard).
     pub key_frame: bool,
+    /// The caller's name for the frame's bytes (a slot in its buffer pool, an index
+    /// into its own queue, ...); the sender hands it back, untouched, in every
+    /// [`SentPacket::handle`](super::SentPacket::handle) of the frame. 0 unless set.
+    pub handle: u64,
 }
 
 impl MediaFrame {
@@ -60,12 +64,18 @@ impl MediaFrame {
         Self {
             size_bytes,
             key_frame: false,
+            handle: 0,
         }
     }
 
     /// The same frame, marked as a key frame or not.
     pub fn with_key_frame(self, key_frame: bool) -> Self {
         Self { key_frame, ..self }
+    }
+
+    /// The same frame, its bytes named by `handle`.
+    pub fn with_handle(self, handle: u64) -> Self {
+        Self { handle, ..self }
     }
 }
 
@@ -89,6 +99,9 @@ pub(crate) struct Stream {
     pub(crate) queue_discards: u64,
     /// Frames the generation refused to queue (frame skipping).
     pub(crate) frames_skipped: u64,
+    /// The frame whose RTP packets are coming in, until its last one
+    /// (`Sender::on_rtp_packet`).
+    pub(crate) open_frame: Option<super::packet_input::OpenFrame>,
     last_discard: Option<Instant>,
     /// Priority relative to the first stream's, in [1e-6, 1e6]: priorities of any
     /// scale split rates and service like their ratio without overflowing.
@@ -116,6 +129,7 @@ impl Stream {
             frame_period: INITIAL_FRAME_PERIOD,
             queue_discards: 0,
             frames_skipped: 0,
+            open_frame: None,
             last_discard: None,
             weight,
             vtime: 0.0,
