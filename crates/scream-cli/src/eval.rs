@@ -1,4 +1,5 @@
-//! `scream eval v2`: the fixed evaluation matrix of SCReAM V2 (docs/evaluation.md).
+//! `scream eval v2`: the fixed evaluation matrix of SCReAM V2; `scream eval robust`:
+//! SCReAM V2 on links drawn afresh from classes of trouble (docs/evaluation.md).
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -19,6 +20,38 @@ pub(crate) struct EvalArgs {
 enum Matrix {
     /// SCReAM V2: links x ECN modes x improvement sets, and shared bottlenecks.
     V2(V2Args),
+    /// SCReAM V2 on links drawn from classes of trouble (deep and shallow buffers,
+    /// sudden drops, dead stretches, bursty delivery, several flows), every improvement
+    /// set on the same draws; spreads over the draws and a safety verdict per set.
+    Robust(RobustArgs),
+}
+
+/// Arguments of `scream eval robust`.
+#[derive(Debug, clap::Args)]
+struct RobustArgs {
+    /// Seed of the draws: a new seed draws links no one has seen.
+    #[arg(long, value_name = "S", default_value_t = eval::robust::SNAPSHOT_SEED)]
+    seed: u64,
+    /// Draws per class.
+    #[arg(long, value_name = "N", default_value_t = eval::robust::DEFAULT_DRAWS,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    draws: u32,
+    /// Only this class (repeat for several); default: every class.
+    #[arg(long = "class", value_name = "NAME")]
+    classes: Vec<String>,
+    /// Threads to run on (default: the available cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    jobs: Option<u16>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
+    format: FormatArg,
+    /// List the draws (id, seed, link) without running them.
+    #[arg(long)]
+    list: bool,
+    /// Print one draw's scenario under an option set as a scenario file (TOML, for
+    /// `scream sim FILE`), e.g. `--scenario sudden-drop/3/faithful`.
+    #[arg(long, value_name = "DRAW/OPTIONS", conflicts_with = "list")]
+    scenario: Option<String>,
 }
 
 /// Arguments of `scream eval v2`.
@@ -54,8 +87,27 @@ enum FormatArg {
     Json,
 }
 
+fn jobs_or_cores(jobs: Option<u16>) -> usize {
+    jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    )
+}
+
+fn format_of(f: FormatArg) -> Format {
+    match f {
+        FormatArg::Text => Format::Text,
+        FormatArg::Md => Format::Markdown,
+        FormatArg::Csv => Format::Csv,
+        FormatArg::Json => Format::Json,
+    }
+}
+
 pub(crate) fn main(args: &EvalArgs) -> Result<String, String> {
-    let Matrix::V2(args) = &args.matrix;
+    let args = match &args.matrix {
+        Matrix::V2(args) => args,
+        Matrix::Robust(args) => return robust(args),
+    };
     let cases = eval::select(eval::matrix(), &args.filter);
     if cases.is_empty() {
         return Err(format!(
@@ -69,10 +121,7 @@ pub(crate) fn main(args: &EvalArgs) -> Result<String, String> {
     if args.scenarios {
         return scenario_files(&cases, &crate::data::search_path(args.data.as_deref()));
     }
-    let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
-        usize::from,
-    );
+    let jobs = jobs_or_cores(args.jobs);
     let total = cases.len();
     let progress = Mutex::new(Progress::new("evaluating"));
     let data = crate::data::search_path(args.data.as_deref());
@@ -97,13 +146,87 @@ pub(crate) fn main(args: &EvalArgs) -> Result<String, String> {
         ));
     }
     let verdicts = eval::verdicts(&results);
-    let format = match args.format {
-        FormatArg::Text => Format::Text,
-        FormatArg::Md => Format::Markdown,
-        FormatArg::Csv => Format::Csv,
-        FormatArg::Json => Format::Json,
-    };
-    Ok(eval::render(&results, &verdicts, format))
+    Ok(eval::render(&results, &verdicts, format_of(args.format)))
+}
+
+/// `scream eval robust`.
+fn robust(args: &RobustArgs) -> Result<String, String> {
+    use eval::robust::{ConditionClass, RobustConfig};
+    let mut config = RobustConfig::new(args.seed);
+    config.draws = args.draws;
+    if !args.classes.is_empty() {
+        config.classes = args
+            .classes
+            .iter()
+            .map(|name| {
+                ConditionClass::from_name(name).ok_or_else(|| {
+                    let known: Vec<&str> = ConditionClass::ALL.iter().map(|c| c.name()).collect();
+                    format!("--class {name}: unknown class; known: {}", known.join(", "))
+                })
+            })
+            .collect::<Result<_, _>>()?;
+    }
+    let drawn = eval::robust::draws(&config.classes, config.draw_seed, config.draws);
+    if args.list {
+        return Ok(drawn
+            .iter()
+            .map(|d| format!("{} seed {}: {}\n", d.id(), d.seed, d.describe()))
+            .collect());
+    }
+    if let Some(which) = &args.scenario {
+        return robust_scenario(&drawn, &config, which);
+    }
+    let progress = Mutex::new(Progress::new("evaluating"));
+    let report = eval::robust::run_robust(
+        &config,
+        &scream_lab::LocalExecutor::new(jobs_or_cores(args.jobs)),
+        &|done, total| {
+            if let Ok(mut p) = progress.lock() {
+                p.update(done as f64 / total as f64);
+            }
+        },
+    );
+    if let Ok(mut p) = progress.lock() {
+        p.finish();
+    }
+    let failed = report.runs.iter().filter(|r| r.outcome.is_err()).count();
+    if failed > 0 {
+        crate::warn(&format!(
+            "{failed} of {} runs failed (the output lists them)",
+            report.runs.len()
+        ));
+    }
+    Ok(eval::robust::render(&report, format_of(args.format)))
+}
+
+/// `--scenario CLASS/INDEX/OPTIONS`: that draw's scenario as TOML.
+fn robust_scenario(
+    drawn: &[eval::robust::Draw],
+    config: &eval::robust::RobustConfig,
+    which: &str,
+) -> Result<String, String> {
+    let (id, options) = which.rsplit_once('/').ok_or_else(|| {
+        format!("--scenario {which}: expected CLASS/INDEX/OPTIONS, e.g. sudden-drop/3/faithful")
+    })?;
+    let draw = drawn.iter().find(|d| d.id() == id).ok_or_else(|| {
+        format!(
+            "--scenario {which}: no draw {id} (with --seed {} and --draws {}; --list shows them)",
+            config.draw_seed, config.draws
+        )
+    })?;
+    let set = config
+        .option_sets
+        .iter()
+        .find(|o| o.to_string() == options)
+        .ok_or_else(|| {
+            let known: Vec<String> = config.option_sets.iter().map(ToString::to_string).collect();
+            format!(
+                "--scenario {which}: unknown option set {options}; known: {}",
+                known.join(", ")
+            )
+        })?;
+    let scenario = draw.scenario(*set);
+    scream_sim::scenario::to_toml(&scenario).map_err(|e| format!("{which}: {e}"))
 }
 
 /// The cases' scenarios as TOML, one document per case headed by its id.

@@ -54,6 +54,9 @@ pub struct RunResult {
     pub scenario_name: String,
     /// Each flow's delay distributions as cumulative curves, for the CDF plot.
     pub delay_cdfs: Vec<FlowCdf>,
+    /// Each flow's frame delays (all its streams), for measures the summary does not
+    /// carry, such as how many frames came later than a deadline.
+    pub frame_delays: Vec<metrics::DelayHistogram>,
 }
 
 /// Points per cumulative curve.
@@ -100,8 +103,20 @@ pub fn run_with_logs(
     let report = world.finish_logs()?;
     let summary = summarize::summarize(&mut world, scenario, seed);
     let delay_cdfs = delay_cdfs(&world);
+    let frame_delays = world
+        .flows
+        .iter()
+        .map(|f| {
+            summarize::merged(
+                f.streams
+                    .iter()
+                    .map(|&g| &world.stream_metrics[g as usize].frames.delay),
+            )
+        })
+        .collect();
     let result = RunResult {
         delay_cdfs,
+        frame_delays,
         summary,
         samples: std::mem::take(&mut world.samples),
         link_samples: std::mem::take(&mut world.link_samples),

@@ -189,3 +189,29 @@ fn the_faithful_sender_keeps_its_window_through_silent_stalls() {
     let (_, windows) = run_silent(SenderConfig::default(), Duration::from_secs(3));
     assert!(windows.iter().all(|w| *w == windows[0]), "{windows:?}");
 }
+
+#[test]
+fn a_tail_loss_probe_asks_before_the_stall_timeout_one_packet_at_a_time() {
+    let faithful = send_times(SenderConfig::default(), Duration::from_secs(3));
+    let mut cfg = SenderConfig::default();
+    cfg.improvements.tail_loss_probe = true;
+    let probed = send_times(cfg, Duration::from_secs(3));
+    // A probe leaves a probe timeout after the last transmission, well before the
+    // stall timeout would reopen the window.
+    let (gap, faithful_gap) = (longest_gap(&probed), longest_gap(&faithful));
+    assert!(gap < faithful_gap, "{gap:?} vs {faithful_gap:?}");
+    // Into a path that answers nothing, the probes add one packet per probe timeout
+    // (at least 2 x the initial sRTT apart), not a window: the stalls still release
+    // the same flights.
+    let extra = probed.len().saturating_sub(faithful.len());
+    let probe_timeouts = 3000 / 100;
+    assert!(
+        extra <= probe_timeouts,
+        "{extra} more packets than faithful"
+    );
+    let apart = probed
+        .windows(2)
+        .filter(|w| w[1].saturating_duration_since(w[0]) >= Duration::from_millis(50))
+        .count();
+    assert!(apart >= 3, "probes come one at a time: {apart}");
+}

@@ -133,7 +133,7 @@ impl Mode {
     /// Every mode, in table order.
     pub const ALL: [Self; 3] = [Self::L4s, Self::Classic, Self::Delay];
 
-    fn queue(self) -> QueueConfig {
+    pub(crate) fn queue(self) -> QueueConfig {
         let mut base = QueueConfig::default();
         base.limit.limit_ms = QUEUE_LIMIT_MS;
         match self {
@@ -159,7 +159,7 @@ impl Mode {
         }
     }
 
-    fn ecn(self) -> EcnSetting {
+    pub(crate) fn ecn(self) -> EcnSetting {
         match self {
             Self::L4s => EcnSetting::L4s,
             Self::Classic => EcnSetting::Classic,
@@ -198,7 +198,7 @@ impl OptionSet {
         out
     }
 
-    fn names(self) -> Vec<String> {
+    pub(crate) fn names(self) -> Vec<String> {
         match self {
             Self::Faithful => Vec::new(),
             Self::One(name) => vec![name.to_owned()],

@@ -8,6 +8,7 @@
 
 mod cases;
 mod metrics;
+pub mod robust;
 mod table;
 mod verdict;
 

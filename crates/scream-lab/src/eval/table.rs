@@ -154,7 +154,7 @@ fn notes(results: &[CaseResult]) -> Vec<String> {
 
 /// Columns padded to equal width: the first `left` left-aligned (names), the rest
 /// right-aligned (numbers).
-fn aligned(header: &[String], rows: &[Vec<String>], left: usize) -> String {
+pub(crate) fn aligned(header: &[String], rows: &[Vec<String>], left: usize) -> String {
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for row in rows {
         for (w, c) in widths.iter_mut().zip(row) {
@@ -202,7 +202,7 @@ fn md_line(cells: &[String]) -> String {
     format!("| {} |\n", cells.join(" | "))
 }
 
-fn md_table(header: &[String], rows: &[Vec<String>]) -> String {
+pub(crate) fn md_table(header: &[String], rows: &[Vec<String>]) -> String {
     let mut out = md_line(header);
     out.push_str(&md_line(&vec!["---".to_owned(); header.len()]));
     for row in rows {

@@ -18,6 +18,7 @@
 //! beginning of a longer one.
 
 mod presets;
+pub mod shapes;
 #[cfg(test)]
 mod tests;
 

@@ -77,6 +77,17 @@ impl DelayHistogram {
             .collect()
     }
 
+    /// Number of values above `d` (within the buckets' 1 %: a value within 1 % of `d`
+    /// may fall on either side).
+    pub fn count_above(&self, d: Duration) -> u64 {
+        let ns = u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
+        if ns >= self.max_ns {
+            return 0;
+        }
+        let at_or_below = self.buckets.count_between(0, ns);
+        self.count().saturating_sub(at_or_below)
+    }
+
     /// Number of values.
     pub fn count(&self) -> u64 {
         self.buckets.len()
@@ -130,6 +141,18 @@ mod tests {
         assert!((d.mean - 5000.5 * 0.037).abs() < 1e-9);
         assert_eq!(d.max, 370.0);
         assert_eq!(d.count, 10_000);
+    }
+
+    #[test]
+    fn count_above_counts_the_values_past_the_threshold() {
+        let mut h = DelayHistogram::new();
+        for ms in [10, 200, 900, 1500, 3000] {
+            h.record(Duration::from_millis(ms));
+        }
+        assert_eq!(h.count_above(Duration::from_secs(1)), 2);
+        assert_eq!(h.count_above(Duration::from_millis(5)), 5);
+        assert_eq!(h.count_above(Duration::from_secs(3)), 0);
+        assert_eq!(DelayHistogram::new().count_above(Duration::ZERO), 0);
     }
 
     #[test]

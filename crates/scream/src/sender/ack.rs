@@ -208,7 +208,12 @@ impl Sender {
         // A packet in flight across a leap of the caller's clock (or a stall of its
         // loop) would time the leap, not the path.
         if sent_at >= self.time.last_leap() {
-            let fresh = self.config.improvements.fresh_srtt;
+            // `outage-recovery` and `delay-convergence` each spring the
+            // application-limited sRTT trap that `fresh-srtt` undoes (a queue they
+            // leave behind, or the wider swings they allow): each carries the fix, so
+            // that it is safe alone.
+            let imp = &self.config.improvements;
+            let fresh = imp.fresh_srtt || imp.outage_recovery || imp.delay_convergence;
             let rtt = now.saturating_duration_since(sent_at);
             self.delay.on_rtt_sample(now, rtt, app_limited, fresh);
         }

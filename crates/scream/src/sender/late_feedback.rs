@@ -109,10 +109,13 @@ impl Sender {
     /// When a probe may leave if the send window stays closed: a probe timeout after
     /// the latest of the last transmission, the last probe and the last
     /// acknowledgement. `None` before anything was sent, or while the return path is
-    /// not seen to lose reports.
+    /// not seen to lose reports — unless `tail-loss-probe` is on, which probes for a
+    /// lost tail of media as well (see [`super::Improvements::tail_loss_probe`]).
     pub(super) fn probe_deadline(&self) -> Option<Instant> {
         let last = self.last_sent?;
-        if !self.delay.reports_lost_lately(self.time.now()) {
+        if !self.config.improvements.tail_loss_probe
+            && !self.delay.reports_lost_lately(self.time.now())
+        {
             return None;
         }
         let since = [self.last_probe, self.last_ack_progress]
