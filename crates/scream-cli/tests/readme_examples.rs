@@ -87,6 +87,7 @@ fn every_readme_command_runs_in_order_from_an_empty_folder() {
             ["bench"] => args.push("--quick"),
             ["suite", "rmcat", ..] => args.extend(["--cases", "5.1", "--set", "duration_s=5"]),
             ["eval", "v2"] => args.extend(["--filter", "const-10M/l4s/faithful"]),
+            ["eval", "robust", ..] => args.extend(["--draws", "1", "--class", "sudden-drop"]),
             ["data", "fetch", "all"] => {
                 if !have_fetched_data(&cmd) {
                     continue;
