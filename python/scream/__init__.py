@@ -1,9 +1,11 @@
 """SCReAM congestion control from Python.
 
-- ``simulate(scenario, set=None, seed=None)``: run the toolkit's simulator on a
+- ``simulate(scenario, set=None, seed=None, seeds=None)``: run the toolkit's simulator on a
   built-in scenario, a file, TOML text or a dict; the ``Run`` it returns has the
   summary as a dict and the time series as pandas (or polars) frames, and writes the
-  same files as ``scream sim``.
+  same files as ``scream sim``; with ``seeds=`` it runs once per seed and returns
+  ``Runs``, with the statistics of ``scream sim --seeds``.
+- ``compare(*runs, out=...)``: runs side by side, as ``scream compare``.
 - ``scenarios()``, ``scenario(name)``, ``params(generation)``: what can be run and
   tuned.
 - ``Sender``, ``Receiver``, ``encode_feedback``, ``decode_feedback``: the sans-I/O
@@ -18,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _scream
+from ._compare import Comparison, compare
 from ._errors import (
     ConfigError,
     FeedbackError,
@@ -25,6 +28,7 @@ from ._errors import (
     ScenarioError,
     ScreamError,
     SimulationError,
+    SweepError,
 )
 from ._run import PolarsFrames, Run, simulate
 from ._scream import (
@@ -37,6 +41,7 @@ from ._scream import (
     decode_feedback,
     encode_feedback,
 )
+from ._seeds import Runs
 from ._sweep import sweep
 
 __version__: str = _scream.__version__
@@ -45,6 +50,7 @@ GENERATIONS: list[str] = list(_scream.GENERATIONS)
 
 __all__ = [
     "GENERATIONS",
+    "Comparison",
     "ConfigError",
     "Event",
     "Feedback",
@@ -54,12 +60,15 @@ __all__ = [
     "PolarsFrames",
     "Receiver",
     "Run",
+    "Runs",
     "ScenarioError",
     "ScreamError",
     "Sender",
     "SentPacket",
     "SimulationError",
+    "SweepError",
     "__version__",
+    "compare",
     "decode_feedback",
     "encode_feedback",
     "params",

@@ -14,6 +14,7 @@ __all__ = [
     "ScenarioError",
     "ScreamError",
     "SimulationError",
+    "SweepError",
 ]
 
 
@@ -47,3 +48,12 @@ class ConfigError(ScreamError, ValueError):
 
 class SimulationError(ScreamError, RuntimeError):
     """A simulation that failed while running (a trace file that went away, say)."""
+
+
+class SweepError(ScreamError, ValueError):
+    """A row handed to a sweep's folder that is not one of its rows.
+
+    ``results.csv`` takes only the rows of the sweep's own plan: a row of another
+    sweep, of another shape, or of a run the plan does not hold is refused, and the
+    message says which and why.
+    """

@@ -6,13 +6,16 @@ import json
 import os
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Union, overload
 
 from . import _scream
+from ._errors import ScenarioError
 
 if TYPE_CHECKING:
     import pandas
     import polars
+
+    from ._seeds import Runs, SeedsLike
 
 __all__ = ["PolarsFrames", "Run", "ScenarioLike", "SetLike", "simulate"]
 
@@ -140,7 +143,7 @@ class Run:
         return self._native.write(os.fspath(folder), force=force, plots=plots)
 
 
-def _call_text(scenario: Any, set: Any, seed: Any) -> str:
+def _call_text(scenario: Any, set: Any, seed: Any, seeds: Any = None) -> str:
     """The call as manifest.json records it, so that a folder says how it was made."""
     shown = scenario if not isinstance(scenario, dict) else "<dict>"
     if isinstance(shown, str) and "\n" in shown:
@@ -150,14 +153,32 @@ def _call_text(scenario: Any, set: Any, seed: Any) -> str:
         args.append(f"set={set!r}")
     if seed is not None:
         args.append(f"seed={seed!r}")
+    if seeds is not None:
+        args.append(f"seeds={seeds!r}")
     return f"scream.simulate({', '.join(args)})"
 
 
+@overload
+def simulate(
+    scenario: ScenarioLike = ...,
+    set: SetLike | None = ...,
+    seed: int | None = ...,
+    seeds: None = ...,
+) -> Run: ...
+@overload
+def simulate(
+    scenario: ScenarioLike = ...,
+    set: SetLike | None = ...,
+    seed: None = ...,
+    *,
+    seeds: SeedsLike,
+) -> Runs: ...
 def simulate(
     scenario: ScenarioLike = "default",
     set: SetLike | None = None,
     seed: int | None = None,
-) -> Run:
+    seeds: SeedsLike | None = None,
+) -> Run | Runs:
     """Simulates a scenario and returns the finished ``Run``.
 
     The Python form of ``scream sim``; the same scenario and seed give the same
@@ -172,10 +193,26 @@ def simulate(
 
     ``seed``: the master seed (default: the scenario's ``seed``).
 
+    ``seeds``: instead of ``seed``, a set of seeds, as ``scream sim --seeds``: integers
+    (a list, a ``range``) or the command's text (``"1..10"``, ``"1,4,9"``), each once,
+    at most 10,000. The scenario runs once per seed, on every core, and the result is
+    a ``Runs``: the runs, their metrics per seed and the statistics over the seeds.
+
     Raises ``ScenarioError`` (a ``ValueError``) with the command's message, naming the
-    key, where it was written and the allowed range; ``TypeError`` for a value of a
-    type no scenario key takes. The simulation releases the GIL: threads simulate in
+    key, where it was written and the allowed range (also for a bad seed or seed set,
+    or ``seed`` and ``seeds`` together); ``TypeError`` for a value of a type no
+    scenario key takes. The simulation releases the GIL: threads simulate in
     parallel.
     """
+    if seeds is not None:
+        if seed is not None:
+            raise ScenarioError(
+                f"seed={seed!r} and seeds={seeds!r} together: give seed for one run, or "
+                "seeds for one run per seed"
+            )
+        from ._seeds import Runs
+
+        call = _call_text(scenario, set, None, seeds)
+        return Runs(_scream.simulate_seeds(scenario, set, seeds, call))
     native = _scream.simulate(scenario, set, seed, _call_text(scenario, set, seed))
     return Run(native)

@@ -14,6 +14,7 @@ __all__ = [
     "Event",
     "Feedback",
     "NativeRun",
+    "NativeSeeds",
     "NativeSweep",
     "PacketReport",
     "Receiver",
@@ -21,6 +22,7 @@ __all__ = [
     "SentPacket",
     "__commit__",
     "__version__",
+    "compare",
     "decode_feedback",
     "encode_feedback",
     "open_sweep",
@@ -29,6 +31,7 @@ __all__ = [
     "scenario_text",
     "scenarios",
     "simulate",
+    "simulate_seeds",
     "toml_to_dict",
 ]
 
@@ -56,6 +59,36 @@ class NativeRun:
 def simulate(
     scenario: Any, set: Any = None, seed: Any = None, call: str | None = None
 ) -> NativeRun: ...
+
+# --- Seed sets and comparisons (crates/scream-py/src/seeds.rs, compare.rs) ---
+
+@final
+class NativeSeeds:
+    @property
+    def name(self) -> str: ...
+    @property
+    def seeds(self) -> list[int]: ...
+    @property
+    def runs(self) -> list[NativeRun]: ...
+    @property
+    def warnings(self) -> list[str]: ...
+    def columns(self) -> list[str]: ...
+    def seeds_json(self) -> str: ...
+    def seeds_csv(self) -> str: ...
+    def write(
+        self, folder: str | os.PathLike[str], force: bool = False, plots: bool = True
+    ) -> list[Path]: ...
+
+def simulate_seeds(
+    scenario: Any, set: Any, seeds: str | Iterable[int], call: str | None = None
+) -> NativeSeeds: ...
+def compare(
+    runs: list[NativeRun | str | os.PathLike[str]],
+    out: str | os.PathLike[str],
+    labels: list[str] | None = None,
+    force: bool = False,
+    call: str | None = None,
+) -> tuple[list[Path], list[Path], str]: ...
 def scenarios() -> dict[str, str]: ...
 def scenario_text(name: str) -> str: ...
 def params(generation: str = "scream-v2") -> dict[str, dict[str, Any]]: ...

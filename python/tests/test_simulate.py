@@ -170,9 +170,9 @@ def test_values_of_a_wrong_type_name_their_key() -> None:
     with pytest.raises(TypeError, match=r"link\.capacity_mbps: None has no TOML form"):
         scream.simulate({"link": {"capacity_mbps": None}})
     with pytest.raises(TypeError, match="scenario: a built-in name"):
-        scream.simulate(42)  # type: ignore[arg-type]
+        scream.simulate(42)  # type: ignore[call-overload]
     with pytest.raises(TypeError, match="set: a dict"):
-        scream.simulate("default", set=3.5)  # type: ignore[arg-type]
+        scream.simulate("default", set=3.5)  # type: ignore[call-overload]
     with pytest.raises(TypeError, match="keys must be str"):
         scream.simulate({1: 2})  # type: ignore[dict-item]
     with pytest.raises(TypeError, match="does not fit a TOML integer"):

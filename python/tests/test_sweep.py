@@ -85,8 +85,9 @@ def test_the_handle_runs_jobs_from_json_and_writes_a_run_once(spec: Path, tmp_pa
     assert "b/p1/s2" not in handle.pending()
     with pytest.raises(KeyError, match="no run b/p9/s1"):
         handle.job("b/p9/s1")
-    with pytest.raises(ValueError, match="cells where the header has"):
+    with pytest.raises(scream.SweepError, match="cells where the header has") as refused:
         handle.append(row[:-1])
+    assert isinstance(refused.value, ValueError)
     with pytest.raises(scream.OutputError, match="in use by another sweep"):
         _scream.open_sweep(spec, out)
     tally = handle.close()

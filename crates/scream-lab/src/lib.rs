@@ -8,6 +8,7 @@
 //! - [`report`]: tables and figures from a sweep's results (`scream report`);
 //! - [`seeds`]: one scenario over many seeds, with the spread of its metrics
 //!   (`scream sim --seeds`);
+//! - [`compare`]: several runs' folders on one set of axes (`scream compare`);
 //! - [`run_folder`]: one simulation written as a folder (outputs, plots, manifest).
 //!
 //! Every run is a pure function of its scenario text, overrides and seed, so the lab
@@ -19,6 +20,7 @@
 //! results.
 
 mod cells;
+pub mod compare;
 pub mod eval;
 mod executor;
 pub mod progress;

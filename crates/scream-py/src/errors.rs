@@ -19,6 +19,8 @@ pub(crate) enum Kind {
     Config,
     /// A simulation that failed while running (`RuntimeError`).
     Simulation,
+    /// A row handed to a sweep that is not one of its rows (`ValueError`).
+    Sweep,
 }
 
 impl Kind {
@@ -29,6 +31,7 @@ impl Kind {
             Kind::Feedback => "FeedbackError",
             Kind::Config => "ConfigError",
             Kind::Simulation => "SimulationError",
+            Kind::Sweep => "SweepError",
         }
     }
 }

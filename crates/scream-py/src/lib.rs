@@ -4,6 +4,8 @@
 //!
 //! - `simulate`: a scenario in, a run out (`Run` on the Python side builds the data
 //!   frames from its columns); the simulation runs without the GIL.
+//! - `seeds`: a scenario over a set of seeds, as `scream sim --seeds`.
+//! - `compare`: runs side by side, as `scream compare`.
 //! - `catalogue`: the built-in scenarios and the sender parameters.
 //! - `sans_io`: `Sender`, `Receiver` and the RFC 8888 codec, times as integer ns.
 //!
@@ -14,8 +16,11 @@
 use pyo3::prelude::*;
 
 mod catalogue;
+mod compare;
 mod errors;
+mod folder;
 mod sans_io;
+mod seeds;
 mod simulate;
 mod sweep;
 mod toml_value;
@@ -29,6 +34,8 @@ fn _scream(m: &Bound<'_, PyModule>) -> PyResult<()> {
     catalogue::register(m)?;
     sans_io::register(m)?;
     sweep::register(m)?;
+    seeds::register(m)?;
+    compare::register(m)?;
     m.add_function(wrap_pyfunction!(toml_value::toml_to_dict, m)?)?;
     Ok(())
 }

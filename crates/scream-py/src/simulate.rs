@@ -2,7 +2,8 @@
 //! simulator runs. The run keeps the simulator's own result; the Python `Run` asks it
 //! for the summary, the columns of its frames, the manifest, or a folder of files.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use pyo3::exceptions::PyTypeError;
@@ -10,12 +11,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use scream_lab::run_folder::{self, RunRecord, WriteOptions};
 use scream_records::columns::{ColumnData, Columns};
-use scream_sim::manifest::Toolkit;
-use scream_sim::output::folder::{self, FolderError, Requested, RunDefinition};
+use scream_sim::output::folder::{self, Claim, Requested, RunDefinition};
 use scream_sim::scenario::load::{Override, load_checked, load_checked_str};
 use scream_sim::{RunResult, Scenario};
 
 use crate::errors::{Kind, error};
+use crate::folder::{folder_message, toolkit};
 use crate::toml_value;
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -24,14 +25,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// The build of this module, for manifest.json.
-fn toolkit() -> Toolkit {
-    scream_sim::toolkit_of_this_build!()
-}
-
 /// The overrides `set` stands for, as the `--set KEY=VALUE` arguments they equal: a
 /// dict `{"link.capacity_mbps": 5}` or a list of `"KEY=VALUE"` strings.
-fn overrides(set: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Override>> {
+pub(crate) fn overrides(set: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Override>> {
     let Some(set) = set.filter(|s| !s.is_none()) else {
         return Ok(Vec::new());
     };
@@ -70,7 +66,7 @@ fn overrides(set: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Override>> {
 
 /// Loads and checks `scenario` with `set`: a built-in name, a path (str or
 /// `os.PathLike`), TOML text (a str with a newline or an `=`) or a dict.
-fn load(scenario: &Bound<'_, PyAny>, set: &[Override]) -> PyResult<Scenario> {
+pub(crate) fn load(scenario: &Bound<'_, PyAny>, set: &[Override]) -> PyResult<Scenario> {
     let loaded = if let Ok(dict) = scenario.cast::<PyDict>() {
         let text = toml_value::dict_to_toml(dict)?;
         load_checked_str(&text, "<dict>", None, set)
@@ -131,14 +127,14 @@ fn simulate(
         (loaded, result)
     });
     let result = result.map_err(|e| error(Kind::Simulation, e.to_string()))?;
-    Ok(NativeRun {
-        scenario: loaded,
-        overrides: set.iter().map(|o| o.raw().to_owned()).collect(),
+    Ok(NativeRun::new(
+        loaded,
+        set.iter().map(|o| o.raw().to_owned()).collect(),
         result,
-        call: call.unwrap_or_else(|| "scream._scream.simulate(...)".to_owned()),
+        call.unwrap_or_else(|| "scream._scream.simulate(...)".to_owned()),
         started_unix_s,
         warnings,
-    })
+    ))
 }
 
 /// A finished simulation, as the simulator returned it.
@@ -151,9 +147,96 @@ pub(crate) struct NativeRun {
     call: String,
     started_unix_s: f64,
     warnings: Vec<String>,
+    /// The folder `write` last wrote the run into, so that a comparison reads it there
+    /// rather than writing it again.
+    written: Mutex<Option<PathBuf>>,
 }
 
 impl NativeRun {
+    pub(crate) fn new(
+        scenario: Scenario,
+        overrides: Vec<String>,
+        result: RunResult,
+        call: String,
+        started_unix_s: f64,
+        warnings: Vec<String>,
+    ) -> Self {
+        Self {
+            scenario,
+            overrides,
+            result,
+            call,
+            started_unix_s,
+            warnings,
+            written: Mutex::new(None),
+        }
+    }
+
+    /// What the simulator returned.
+    pub(crate) fn result(&self) -> &RunResult {
+        &self.result
+    }
+
+    /// When the run started, s since the Unix epoch.
+    pub(crate) fn started_unix_s(&self) -> f64 {
+        self.started_unix_s
+    }
+
+    /// The folder this run was last written into, if it still holds this run (its
+    /// manifest records the same scenario, seed and overrides, and its files are
+    /// there).
+    pub(crate) fn folder(&self) -> Option<PathBuf> {
+        let dir = self
+            .written
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()?;
+        let definition = self.definition().ok()?;
+        let same = matches!(folder::claim(&dir, &definition, false), Ok(Claim::SameRun));
+        let complete = scream_lab::compare::NEEDED
+            .iter()
+            .all(|f| dir.join(f).is_file());
+        (same && complete).then_some(dir)
+    }
+
+    fn definition(&self) -> std::io::Result<RunDefinition> {
+        RunDefinition::of_run(&self.scenario, self.result.summary.seed, &self.overrides)
+    }
+
+    /// Writes the run into `folder` as `scream sim --out folder` would, without the
+    /// GIL; returns the paths written.
+    pub(crate) fn write_to(
+        &self,
+        py: Python<'_>,
+        folder: &Path,
+        force: bool,
+        plots: bool,
+    ) -> PyResult<Vec<PathBuf>> {
+        let definition = self
+            .definition()
+            .map_err(|e| error(Kind::Output, e.to_string()))?;
+        let placed = folder::place(Requested::Given(folder), &definition, force)
+            .map_err(|e| error(Kind::Output, folder_message(&e)))?;
+        let dir = placed.dir;
+        let files = py
+            .detach(|| {
+                std::fs::create_dir_all(&dir)
+                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                scream_sim::output::remove_previous_outputs(&dir)
+                    .map_err(|e| format!("cannot clear {}: {e}", dir.display()))?;
+                let options = WriteOptions {
+                    no_plots: !plots,
+                    extra_files: Vec::new(),
+                };
+                run_folder::write_run(&self.record(), &dir, &options)
+            })
+            .map_err(|e| error(Kind::Output, e))?;
+        // Absolute: a later comparison may run from another directory.
+        let absolute = std::path::absolute(&dir).unwrap_or(dir);
+        *self.written.lock().unwrap_or_else(PoisonError::into_inner) = Some(absolute);
+        Ok(files)
+    }
+
     fn record(&self) -> RunRecord<'_> {
         RunRecord {
             scenario: &self.scenario,
@@ -272,40 +355,6 @@ impl NativeRun {
         force: bool,
         plots: bool,
     ) -> PyResult<Vec<PathBuf>> {
-        let definition =
-            RunDefinition::of_run(&self.scenario, self.result.summary.seed, &self.overrides)
-                .map_err(|e| error(Kind::Output, e.to_string()))?;
-        let placed = folder::place(Requested::Given(&folder), &definition, force)
-            .map_err(|e| error(Kind::Output, folder_message(&e)))?;
-        let dir = placed.dir;
-        py.detach(|| {
-            std::fs::create_dir_all(&dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-            scream_sim::output::remove_previous_outputs(&dir)
-                .map_err(|e| format!("cannot clear {}: {e}", dir.display()))?;
-            let options = WriteOptions {
-                no_plots: !plots,
-                extra_files: Vec::new(),
-            };
-            run_folder::write_run(&self.record(), &dir, &options)
-        })
-        .map_err(|e| error(Kind::Output, e))
-    }
-}
-
-/// A refused folder in the words of this API (`force=True`, not `--force`).
-fn folder_message(e: &FolderError) -> String {
-    match e {
-        FolderError::OtherRun { dir, difference } => format!(
-            "{} holds another run ({difference}); its results would be overwritten: pass \
-             force=True to replace them, or write this run to another folder",
-            dir.display()
-        ),
-        FolderError::Foreign { dir, why } => format!(
-            "{} {why}, so it may hold files that are not a run's: pass force=True to write \
-             this run there anyway (only the files a run writes are replaced)",
-            dir.display()
-        ),
-        FolderError::Io { .. } => e.to_string(),
+        self.write_to(py, &folder, force, plots)
     }
 }

@@ -9,14 +9,14 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
-use std::time::Instant;
 
-use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use scream_lab::sweep::{self, Appended, Clock, RunJob, Session, SessionOptions, SweepError};
 
 use crate::errors::{Kind, error};
+use crate::folder::WallClock;
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_job, m)?)?;
@@ -25,33 +25,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// Unix time at a start plus a monotonic elapsed time: run times never go backwards
-/// when the system clock is set.
-struct WallClock {
-    unix_at_start: f64,
-    started: Instant,
-}
-
-impl WallClock {
-    fn new() -> Self {
-        Self {
-            unix_at_start: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0.0, |d| d.as_secs_f64()),
-            started: Instant::now(),
-        }
-    }
-}
-
-impl Clock for WallClock {
-    fn now_unix_s(&self) -> f64 {
-        self.unix_at_start + self.started.elapsed().as_secs_f64()
-    }
-}
-
 /// A sweep error as the exception a caller catches for it: the spec and the jobs are
 /// values (`ScenarioError`, a `ValueError`), the folder is output (`OutputError`, an
-/// `OSError`), a row that is not the sweep's is a `ValueError`.
+/// `OSError`), a row that is not the sweep's is a `SweepError` (a `ValueError`).
 fn raise(e: SweepError) -> PyErr {
     match e {
         SweepError::Toml(_) | SweepError::Spec { .. } | SweepError::Job(_) => {
@@ -60,7 +36,7 @@ fn raise(e: SweepError) -> PyErr {
         SweepError::Io { .. } | SweepError::Resume(_) | SweepError::Busy { .. } => {
             error(Kind::Output, e.to_string())
         }
-        SweepError::Row(_) => PyValueError::new_err(e.to_string()),
+        SweepError::Row(_) => error(Kind::Sweep, e.to_string()),
     }
 }
 

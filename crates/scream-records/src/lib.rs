@@ -13,12 +13,14 @@
 //! - [`columns`]: rows as typed columns, for data frames built without a file.
 //! - [`stats`]: the one place for percentiles, means, Jain's fairness index and
 //!   confidence intervals.
+//! - [`read`]: the files read back (timeseries.csv as rows, any CSV by column name).
 
 #![warn(missing_docs)]
 
 mod atomic;
 mod cdf;
 pub mod columns;
+pub mod read;
 mod sample;
 pub mod stats;
 mod text;

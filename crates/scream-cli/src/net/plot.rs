@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use scream_records::Sample;
+use scream_records::read::{CsvTable, read_samples};
 
 use super::output::{RunFiles, write_run};
 
@@ -25,100 +26,6 @@ pub(crate) struct PlotArgs {
     out: Option<PathBuf>,
 }
 
-fn read_csv(path: &Path) -> Result<(csv::StringRecord, Vec<csv::StringRecord>), String> {
-    let mut r = csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let header = r
-        .headers()
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .clone();
-    let rows = r
-        .records()
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok((header, rows))
-}
-
-/// Reads fields of one CSV row by column name.
-struct Row<'a> {
-    header: &'a csv::StringRecord,
-    row: &'a csv::StringRecord,
-    path: &'a Path,
-}
-
-impl Row<'_> {
-    fn text(&self, col: &str) -> Result<&str, String> {
-        let i = self
-            .header
-            .iter()
-            .position(|h| h == col)
-            .ok_or_else(|| format!("{}: no column {col}", self.path.display()))?;
-        Ok(self.row.get(i).unwrap_or(""))
-    }
-    fn opt(&self, col: &str) -> Result<Option<f64>, String> {
-        let t = self.text(col)?;
-        if t.is_empty() {
-            return Ok(None);
-        }
-        t.parse()
-            .map(Some)
-            .map_err(|_| format!("{}: {col} = `{t}` is not a number", self.path.display()))
-    }
-    fn num(&self, col: &str) -> Result<f64, String> {
-        Ok(self.opt(col)?.unwrap_or(0.0))
-    }
-    fn count(&self, col: &str) -> Result<u64, String> {
-        Ok(self.num(col)?.max(0.0) as u64)
-    }
-}
-
-/// A timeseries.csv (a real sender's or a simulated run's) as rows; `scream compare`
-/// reads runs with it too.
-pub(crate) fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
-    let (header, rows) = read_csv(path)?;
-    let mut names: Vec<(Arc<str>, Arc<str>)> = Vec::new();
-    rows.iter()
-        .map(|row| {
-            let r = Row {
-                header: &header,
-                row,
-                path,
-            };
-            let key = (r.text("flow")?, r.text("stream")?);
-            let i = match names.iter().position(|(f, s)| (&**f, &**s) == key) {
-                Some(i) => i,
-                None => {
-                    names.push((key.0.into(), key.1.into()));
-                    names.len() - 1
-                }
-            };
-            Ok(Sample {
-                t_s: r.num("t_s")?,
-                flow: names[i].0.clone(),
-                stream: names[i].1.clone(),
-                flow_index: i as u32,
-                stream_index: i as u32,
-                target_mbps: r.opt("target_mbps")?,
-                tx_mbps: r.num("tx_mbps")?,
-                rx_mbps: r.num("rx_mbps")?,
-                acked_mbps: r.opt("acked_mbps")?,
-                ref_window_bytes: r.opt("ref_window_bytes")?,
-                bytes_in_flight: r.opt("bytes_in_flight")?,
-                srtt_ms: r.opt("srtt_ms")?,
-                est_queue_delay_ms: r.opt("est_queue_delay_ms")?,
-                sojourn_ms: r.opt("sojourn_ms")?,
-                rtp_queue_delay_ms: r.opt("rtp_queue_delay_ms")?,
-                frame_size_bytes: r.opt("frame_size_bytes")?,
-                rx_packets: r.count("rx_packets")?,
-                ce_packets: r.count("ce_packets")?,
-                ce_packets_total: r.count("ce_packets_total")?,
-                lost_packets: r.count("lost_packets")?,
-                lost_packets_total: r.count("lost_packets_total")?,
-                capacity_mbps: r.opt("capacity_mbps")?.unwrap_or(f64::INFINITY),
-            })
-        })
-        .collect()
-}
-
 fn started(dir: &Path) -> Result<Option<f64>, String> {
     let path = dir.join("summary.json");
     let Ok(text) = std::fs::read_to_string(&path) else {
@@ -132,14 +39,9 @@ fn started(dir: &Path) -> Result<Option<f64>, String> {
 /// The link's forward rows as (time on the sender's line, capacity, sojourn max).
 fn link_rows(dir: &Path, offset_s: f64) -> Result<Vec<(f64, f64, Option<f64>)>, String> {
     let path = dir.join("links.csv");
-    let (header, rows) = read_csv(&path)?;
+    let table = CsvTable::read(&path)?;
     let mut out = Vec::new();
-    for row in &rows {
-        let r = Row {
-            header: &header,
-            row,
-            path: &path,
-        };
+    for r in table.rows() {
         if r.text("direction")? == "forward" {
             let t = r.num("t_s")? + offset_s;
             out.push((t, r.num("capacity_mbps")?, r.opt("sojourn_max_ms")?));

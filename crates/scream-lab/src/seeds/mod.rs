@@ -9,18 +9,24 @@
 //! deviation, 95 % confidence interval of the mean, minimum, maximum and count
 //! ([`SeedSummary`], seeds.csv and seeds.json).
 //!
-//! Choosing and claiming the folder is the caller's (the rule of
-//! `scream_sim::output::folder`); this module writes inside it.
+//! A set is made in one go ([`run`]: each seed simulated and written at once, as the
+//! command does) or from runs already in memory ([`write`], for the Python package's
+//! `Runs.write`); both write each seed through the same steps, so the folders are the
+//! same. Choosing and claiming the folder is the caller's (the rule of
+//! `scream_sim::output::folder`, with [`definition`]); this module writes inside it.
 
+mod list;
 mod summary;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use scream_sim::Scenario;
 use scream_sim::manifest::Toolkit;
+use scream_sim::output::folder::RunDefinition;
+use scream_sim::{RunResult, Scenario};
 
+pub use list::{check_seeds, describe, parse_seeds};
 pub use summary::{CONFIDENCE, Measurement, SeedStats, SeedSummary, measurements};
 
 use crate::Executor;
@@ -51,11 +57,12 @@ pub struct Options<'a> {
     pub seeds: &'a [u64],
     /// The seed set's folder, already claimed by the caller.
     pub out_dir: &'a Path,
-    /// Where the runs run.
+    /// Where the runs run (and are written).
     pub executor: &'a dyn Executor,
     /// Skip each run's PNG and SVG figures.
     pub no_plots: bool,
-    /// The wall clock, for each run's wall time and start.
+    /// The wall clock, for each run's wall time and start ([`run`]; [`write`] takes
+    /// both from the runs it is given).
     pub clock: &'a dyn Clock,
     /// The build, for each run's manifest.
     pub toolkit: Toolkit,
@@ -88,41 +95,159 @@ pub struct SeedSet {
     pub files: Vec<PathBuf>,
 }
 
+/// What defines a seed set, for its folder's manifest.json: the seeds, the overrides
+/// and the scenario as run (short keys first: the first that differs is named when the
+/// folder is refused).
+pub fn definition(
+    scenario: &Scenario,
+    overrides: &[String],
+    seeds: &[u64],
+) -> std::io::Result<RunDefinition> {
+    let scenario_toml = scream_sim::manifest::Manifest::scenario_text(scenario)?;
+    Ok(RunDefinition::new()
+        .with("matrix", "sim seeds")
+        .with("seeds", seeds)
+        .with("overrides", overrides)
+        .with("scenario_toml", scenario_toml))
+}
+
 /// Runs the scenario once per seed, writes each run into `s<seed>/` of the folder and
 /// the statistics into seeds.csv and seeds.json beside them.
 ///
 /// A run that fails (a simulator error, or a panic: a bug some seed reaches) stops the
 /// set, naming its seed: statistics without it would quietly describe other seeds.
 pub fn run(options: &Options<'_>) -> Result<SeedSet, String> {
-    let scenario = options.scenario;
-    let measured = measurements(scenario.flows.len());
-    for name in [SEEDS_CSV, SEEDS_JSON] {
-        // A set cut short must not leave the statistics of an earlier one beside it.
-        match std::fs::remove_file(options.out_dir.join(name)) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                return Err(format!("cannot clear {}: {e}", options.out_dir.display()));
-            }
-            _ => {}
-        }
-    }
+    clear_statistics(options.out_dir)?;
     let done = AtomicUsize::new(0);
-    let runs = options.executor.run_batch(options.seeds, |&seed| {
-        let run = run_seed(options, seed, &measured).map_err(|e| format!("seed {seed}: {e}"))?;
+    let tallies = options.executor.run_batch(options.seeds, |&seed| {
+        let tally = simulate_seed(options.scenario, seed, options.clock)
+            .and_then(|(result, started)| write_seed(options, &result, started))
+            .map_err(|e| format!("seed {seed}: {e}"))?;
         (options.progress)(
             done.fetch_add(1, Ordering::Relaxed) + 1,
             options.seeds.len(),
         );
-        Ok::<_, String>(run)
+        Ok::<_, String>(tally)
     })?;
+    finish(options, &tallies)
+}
+
+/// Writes runs made before — `runs[i]` is the run of `options.seeds[i]` with the Unix
+/// time it started — into the folder exactly as [`run`] writes the runs it makes.
+pub fn write(options: &Options<'_>, runs: &[(&RunResult, f64)]) -> Result<SeedSet, String> {
+    let given: Vec<u64> = runs.iter().map(|(r, _)| r.summary.seed).collect();
+    if given != options.seeds {
+        return Err(format!(
+            "the runs are of seeds {}, the set of seeds {}",
+            describe(&given),
+            describe(options.seeds)
+        ));
+    }
+    clear_statistics(options.out_dir)?;
+    let done = AtomicUsize::new(0);
+    let tallies = options.executor.run_batch(runs, |&(result, started)| {
+        let tally = write_seed(options, result, started)
+            .map_err(|e| format!("seed {}: {e}", result.summary.seed))?;
+        (options.progress)(done.fetch_add(1, Ordering::Relaxed) + 1, runs.len());
+        Ok::<_, String>(tally)
+    })?;
+    finish(options, &tallies)
+}
+
+/// Runs `scenario` with `seed`, its wall time stamped by `clock`; returns the run and
+/// the Unix time it started. A panic is an error naming it, not a crash of the set.
+pub fn simulate_seed(
+    scenario: &Scenario,
+    seed: u64,
+    clock: &dyn Clock,
+) -> Result<(RunResult, f64), String> {
+    let started_unix_s = clock.now_unix_s();
+    let mut result = catch_unwind(AssertUnwindSafe(|| scream_sim::run(scenario, seed, None)))
+        .map_err(|_| "the simulator panicked".to_owned())?
+        .map_err(|e| e.to_string())?;
+    result.summary.wall_time_s = clock.now_unix_s() - started_unix_s;
+    Ok((result, started_unix_s))
+}
+
+/// The value of each of the set's [`measurements`] in one run of `scenario`.
+pub fn values(scenario: &Scenario, result: &RunResult) -> Vec<Option<f64>> {
+    let measure = Measured::new(scenario, result);
+    measurements(scenario.flows.len())
+        .iter()
+        .map(|m| measure.value(m.metric, m.flow.unwrap_or(0)))
+        .collect()
+}
+
+/// The statistics of `per_seed` (for each of `seeds`, its [`values`]).
+pub fn summarise(scenario: &Scenario, seeds: &[u64], per_seed: &[Vec<Option<f64>>]) -> SeedSummary {
     let flow_names: Vec<String> = scenario.flows.iter().map(|f| f.name.clone()).collect();
-    let values: Vec<Vec<Option<f64>>> = runs.iter().map(|r| r.values.clone()).collect();
-    let summary = SeedSummary::new(
+    SeedSummary::new(
         &scenario.name,
-        options.seeds,
+        seeds,
         &flow_names,
-        &measured,
-        &values,
-    );
+        &measurements(scenario.flows.len()),
+        per_seed,
+    )
+}
+
+/// Removes the statistics of an earlier set: a set cut short must not leave them
+/// beside its own runs.
+fn clear_statistics(out_dir: &Path) -> Result<(), String> {
+    for name in [SEEDS_CSV, SEEDS_JSON] {
+        match std::fs::remove_file(out_dir.join(name)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(format!("cannot clear {}: {e}", out_dir.display()));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// One seed's run as the set needs it once written.
+struct Tally {
+    values: Vec<Option<f64>>,
+    duration_s: f64,
+    wall_time_s: f64,
+}
+
+/// Writes one seed's run into its folder `s<seed>/`, as `scream sim` writes a run.
+fn write_seed(
+    options: &Options<'_>,
+    result: &RunResult,
+    started_unix_s: f64,
+) -> Result<Tally, String> {
+    let scenario = options.scenario;
+    let dir = options.out_dir.join(seed_dir(result.summary.seed));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    // The set's folder is claimed as a whole; what a run of this seed left in its own
+    // folder goes, anything else stays.
+    scream_sim::output::remove_previous_outputs(&dir)
+        .map_err(|e| format!("cannot clear {}: {e}", dir.display()))?;
+    let record = RunRecord {
+        scenario,
+        overrides: options.overrides,
+        result,
+        toolkit: options.toolkit.clone(),
+        command_line: options.command_line.clone(),
+        started_unix_s,
+    };
+    let write = WriteOptions {
+        no_plots: options.no_plots,
+        extra_files: Vec::new(),
+    };
+    write_run(&record, &dir, &write)?;
+    Ok(Tally {
+        values: values(scenario, result),
+        duration_s: result.summary.duration_s,
+        wall_time_s: result.summary.wall_time_s,
+    })
+}
+
+/// The statistics of the written runs, into seeds.csv and seeds.json.
+fn finish(options: &Options<'_>, tallies: &[Tally]) -> Result<SeedSet, String> {
+    let per_seed: Vec<Vec<Option<f64>>> = tallies.iter().map(|t| t.values.clone()).collect();
+    let summary = summarise(options.scenario, options.seeds, &per_seed);
     let write = |name: &str, bytes: Vec<u8>| {
         let path = options.out_dir.join(name);
         scream_sim::output::write_atomic(&path, bytes)
@@ -137,53 +262,8 @@ pub fn run(options: &Options<'_>) -> Result<SeedSet, String> {
     ];
     Ok(SeedSet {
         summary,
-        duration_s: runs.first().map_or(0.0, |r| r.duration_s),
-        run_time_s: runs.iter().map(|r| r.wall_time_s).sum(),
+        duration_s: tallies.first().map_or(0.0, |t| t.duration_s),
+        run_time_s: tallies.iter().map(|t| t.wall_time_s).sum(),
         files,
-    })
-}
-
-/// One seed's run as the set needs it.
-struct SeedRun {
-    values: Vec<Option<f64>>,
-    duration_s: f64,
-    wall_time_s: f64,
-}
-
-fn run_seed(options: &Options<'_>, seed: u64, measured: &[Measurement]) -> Result<SeedRun, String> {
-    let scenario = options.scenario;
-    let dir = options.out_dir.join(seed_dir(seed));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    // The set's folder is claimed as a whole; what a run of this seed left in its own
-    // folder goes, anything else stays.
-    scream_sim::output::remove_previous_outputs(&dir)
-        .map_err(|e| format!("cannot clear {}: {e}", dir.display()))?;
-    let started_unix_s = options.clock.now_unix_s();
-    let mut result = catch_unwind(AssertUnwindSafe(|| scream_sim::run(scenario, seed, None)))
-        .map_err(|_| "the simulator panicked".to_owned())?
-        .map_err(|e| e.to_string())?;
-    result.summary.wall_time_s = options.clock.now_unix_s() - started_unix_s;
-    let measure = Measured::new(scenario, &result);
-    let values = measured
-        .iter()
-        .map(|m| measure.value(m.metric, m.flow.unwrap_or(0)))
-        .collect();
-    let record = RunRecord {
-        scenario,
-        overrides: options.overrides,
-        result: &result,
-        toolkit: options.toolkit.clone(),
-        command_line: options.command_line.clone(),
-        started_unix_s,
-    };
-    let write = WriteOptions {
-        no_plots: options.no_plots,
-        extra_files: Vec::new(),
-    };
-    write_run(&record, &dir, &write)?;
-    Ok(SeedRun {
-        values,
-        duration_s: result.summary.duration_s,
-        wall_time_s: result.summary.wall_time_s,
     })
 }

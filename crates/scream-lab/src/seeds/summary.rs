@@ -22,6 +22,18 @@ pub struct Measurement {
     pub flow: Option<usize>,
 }
 
+impl Measurement {
+    /// Its name as a column of one row per seed in a scenario of `flows` flows: the
+    /// metric's name, prefixed `f<i>_` for a flow when there are several, as a sweep's
+    /// results.csv names its columns.
+    pub fn column(&self, flows: usize) -> String {
+        match self.flow {
+            Some(f) if flows > 1 => format!("f{f}_{}", self.metric.name),
+            _ => self.metric.name.to_owned(),
+        }
+    }
+}
+
 /// Every flow's per-flow metrics, flow by flow in the order of [`METRICS`], then the
 /// per-run metrics: the rows of a scenario with `flows` flows.
 pub fn measurements(flows: usize) -> Vec<Measurement> {
@@ -248,6 +260,10 @@ mod tests {
         assert_eq!(m.len(), 2 * per_flow + METRICS.len() - per_flow);
         assert_eq!((m[0].flow, m[per_flow].flow), (Some(0), Some(1)));
         assert_eq!(m.last().map(|l| l.flow), Some(None));
+        assert_eq!(m[per_flow].column(2), format!("f1_{}", METRICS[0].name));
+        assert_eq!(measurements(1)[0].column(1), METRICS[0].name);
+        let last = m.last().expect("a run metric");
+        assert_eq!(last.column(2), last.metric.name);
     }
 
     #[test]

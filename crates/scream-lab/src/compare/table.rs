@@ -1,6 +1,6 @@
-//! The comparison table of `scream compare`: per run and flow, the headline metrics of
-//! its summary.json, copied as they are (never recomputed), printed and written as
-//! compare.csv and compare.md.
+//! The comparison table: per run and flow, the headline metrics of its summary.json,
+//! copied as they are (never recomputed), printed and written as compare.csv and
+//! compare.md.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -9,7 +9,7 @@ use serde_json::Value;
 
 /// The table's metric columns: CSV header and where the value sits in a flow of
 /// summary.json (a JSON pointer).
-pub(super) const METRICS: [(&str, &str); 8] = [
+pub const METRICS: [(&str, &str); 8] = [
     ("throughput_mbps", "/throughput_mbps"),
     ("target_mean_mbps", "/target_bitrate_mbps/mean"),
     ("queue_delay_p50_ms", "/queue_delay_ms/p50"),
@@ -20,20 +20,23 @@ pub(super) const METRICS: [(&str, &str); 8] = [
     ("ce_ratio", "/ce_ratio"),
 ];
 
-/// Index of the queue delay p95 and throughput in [`METRICS`], for the
-/// throughput–delay chart.
+/// Index of the queue delay p95 in [`METRICS`], for the throughput–delay chart.
 pub(super) const P95_DELAY: usize = 3;
+/// Index of the throughput in [`METRICS`].
 pub(super) const THROUGHPUT: usize = 0;
 
 /// One row: a flow of one run.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Row {
-    pub(super) run: String,
-    pub(super) flow: String,
-    pub(super) duration_s: Option<f64>,
+pub struct Row {
+    /// The run's label.
+    pub run: String,
+    /// The flow's name (`flow <i>` where the summary names none).
+    pub flow: String,
+    /// The run's simulated (or real) duration, s.
+    pub duration_s: Option<f64>,
     /// In the order of [`METRICS`]; `None` where the summary has no such value (a real
     /// run's summary lacks some).
-    pub(super) metrics: Vec<Option<f64>>,
+    pub metrics: Vec<Option<f64>>,
 }
 
 /// The rows of one run's summary.json (`path`, for messages), labelled `run`.
@@ -68,7 +71,7 @@ fn header() -> Vec<&'static str> {
 }
 
 /// The rows as CSV, every value exactly as summary.json has it (an absent one empty).
-pub(super) fn csv(rows: &[Row]) -> Result<String, String> {
+pub fn csv(rows: &[Row]) -> Result<String, String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(header()).map_err(|e| e.to_string())?;
     let cell = |v: Option<f64>| v.map_or_else(String::new, |v| v.to_string());
@@ -107,7 +110,7 @@ fn cells(r: &Row) -> Vec<String> {
 }
 
 /// The rows as a Markdown table, rounded for reading (compare.csv keeps every digit).
-pub(super) fn markdown(rows: &[Row]) -> String {
+pub fn markdown(rows: &[Row]) -> String {
     let header = header();
     let mut out = format!("| {} |\n", header.join(" | "));
     let _ = writeln!(out, "|{}", "---|".repeat(header.len()));
@@ -118,7 +121,7 @@ pub(super) fn markdown(rows: &[Row]) -> String {
 }
 
 /// The rows as an aligned plain-text table for the terminal.
-pub(super) fn text(rows: &[Row]) -> String {
+pub fn text(rows: &[Row]) -> String {
     let header: Vec<String> = header().iter().map(|h| (*h).to_owned()).collect();
     let body: Vec<Vec<String>> = rows.iter().map(cells).collect();
     let widths: Vec<usize> = (0..header.len())
