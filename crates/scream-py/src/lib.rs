@@ -6,6 +6,7 @@
 //!   frames from its columns); the simulation runs without the GIL.
 //! - `catalogue`: the built-in scenarios and the sender parameters.
 //! - `sans_io`: `Sender`, `Receiver` and the RFC 8888 codec, times as integer ns.
+//! - `sweep`, `tune`: jobs of sweeps and of tuning trials for an executor in Python.
 //!
 //! Errors cross as Python exceptions carrying the text the command prints; nothing a
 //! caller passes can panic across the boundary (PyO3 turns a panic into
@@ -19,6 +20,7 @@ mod sans_io;
 mod simulate;
 mod sweep;
 mod toml_value;
+mod tune;
 
 /// The module `scream._scream`.
 #[pymodule]
@@ -29,6 +31,7 @@ fn _scream(m: &Bound<'_, PyModule>) -> PyResult<()> {
     catalogue::register(m)?;
     sans_io::register(m)?;
     sweep::register(m)?;
+    tune::register(m)?;
     m.add_function(wrap_pyfunction!(toml_value::toml_to_dict, m)?)?;
     Ok(())
 }

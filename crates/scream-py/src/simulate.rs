@@ -31,7 +31,7 @@ fn toolkit() -> Toolkit {
 
 /// The overrides `set` stands for, as the `--set KEY=VALUE` arguments they equal: a
 /// dict `{"link.capacity_mbps": 5}` or a list of `"KEY=VALUE"` strings.
-fn overrides(set: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Override>> {
+pub(crate) fn overrides(set: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Override>> {
     let Some(set) = set.filter(|s| !s.is_none()) else {
         return Ok(Vec::new());
     };
