@@ -38,6 +38,7 @@ from ._scream import (
     encode_feedback,
 )
 from ._sweep import sweep
+from ._tune import TuneResult, tune
 
 __version__: str = _scream.__version__
 #: The sender generations a flow's ``algorithm`` can name, the default first.
@@ -59,6 +60,7 @@ __all__ = [
     "Sender",
     "SentPacket",
     "SimulationError",
+    "TuneResult",
     "__version__",
     "decode_feedback",
     "encode_feedback",
@@ -68,6 +70,7 @@ __all__ = [
     "scenarios",
     "simulate",
     "sweep",
+    "tune",
 ]
 
 
