@@ -302,9 +302,11 @@ class _Pool:
         else:
             self.threads = int(getattr(executor, "_max_workers", 0) or os.cpu_count() or 1)
 
-    def submit(self, job: str, key: str) -> Any:
+    def submit(self, job: str) -> Any:
         if self.dask:
-            return self.executor.submit(_sweep.run_task, job, _sweep.build(), key=key, pure=False)
+            # A key of Dask's own making: two studies of one name (in two storages) on
+            # one scheduler must not share a task because their trials share a number.
+            return self.executor.submit(_sweep.run_task, job, _sweep.build(), pure=False)
         return self.executor.submit(_sweep.run_task, job, _sweep.build())
 
     def wait_first(self, futures: list[Any]) -> list[Any]:
@@ -360,7 +362,9 @@ class _Context:
                 texts = [(k, self.dims[k].text_of(v)) for k, v in t.params.items()]
             except (KeyError, ValueError):
                 continue
-            out[self.key_of(texts)] = attrs
+            out[self.key_of(texts)] = {
+                k: attrs[k] for k in (_RUN_ID, _METRICS, _ERROR) if k in attrs
+            }
         return out
 
     def counted(self) -> tuple[int, int]:
@@ -424,15 +428,19 @@ class _Context:
         asked = 0
         done, failed = self.counted()
 
-        def finish(trial: Any, attrs: dict[str, Any]) -> None:
+        def finish(told: list[tuple[Any, dict[str, Any]]]) -> None:
+            # Every trial told before any progress call, which may raise (Ctrl-C):
+            # none is left running.
             nonlocal asked, done, failed
-            self.tell(trial, attrs)
-            asked += 1
-            if _NOT_RUN not in attrs:
-                done += 1
-                failed += _ERROR in attrs
-                if progress is not None:
-                    progress(done, n_trials, failed)
+            for trial, attrs in told:
+                self.tell(trial, attrs)
+            for _, attrs in told:
+                asked += 1
+                if _NOT_RUN not in attrs:
+                    done += 1
+                    failed += _ERROR in attrs
+                    if progress is not None:
+                        progress(done, n_trials, failed)
 
         try:
             while True:
@@ -443,19 +451,18 @@ class _Context:
                     texts = [(d.key, d.suggest(trial)[1]) for d in self.dims.values()]
                     key = self.key_of(texts)
                     if key in memo:
-                        finish(trial, {**memo[key], _RAN: False})
+                        finish([(trial, {**memo[key], _RAN: False})])
                         continue
                     in_flight += 1
                     if key in waiting:
                         waiting[key].append(trial)
                         continue
+                    waiting[key] = [trial]
                     job, columns = self.native.job(
                         self.base, trial.number, self.fixed, texts, self.run_seed, self.metrics
                     )
                     run_id = f"{self.base}/t{trial.number}/s{self.run_seed}"
-                    future = pool.submit(job, f"scream-tune-{self.study.study_name}-{run_id}")
-                    flying[future] = (key, run_id, columns)
-                    waiting[key] = [trial]
+                    flying[pool.submit(job)] = (key, run_id, columns)
                 if not flying:
                     return asked
                 for future in pool.wait_first(list(flying)):
@@ -469,10 +476,9 @@ class _Context:
                             raise
                         attrs = {_RUN_ID: run_id, _NOT_RUN: f"the cluster lost it: {e}"}
                     else:
-                        memo[key] = {**attrs, _RAN: True}
-                    finish(trials[0], {**attrs, _RAN: _NOT_RUN not in attrs})
-                    for other in trials[1:]:
-                        finish(other, {**attrs, _RAN: False})
+                        memo[key] = attrs
+                    first = (trials[0], {**attrs, _RAN: _NOT_RUN not in attrs})
+                    finish([first] + [(t, {**attrs, _RAN: False}) for t in trials[1:]])
         finally:
             # Interrupted or failed: nothing is left running in the study.
             pool.cancel(list(flying))
