@@ -200,7 +200,7 @@ mod tests {
         let plan = plan();
         let values = plan.param_values();
         assert_eq!(values[0].1, ["5", "20.0"]);
-        assert_eq!(values[1].1, ["0.02", "6e-2"]);
+        assert_eq!(values[1].1, ["0.02", "0.06"]);
         let run = &plan.runs()[3];
         let design = plan.job(run, None);
         let params: Vec<(String, String)> = plan
