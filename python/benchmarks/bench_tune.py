@@ -62,6 +62,8 @@ OBJECTIVES = ("throughput_mbps:max", "est_qdelay_ms:min")
 X, Y = "throughput_mbps", "est_qdelay_ms"
 SHARE = 0.95
 FIGURE = REPO / "docs" / "figures" / "tune-vs-grid.png"
+#: One colour per search, the same in every panel.
+COLOURS = {"grid": "0.35", "nsga2": "C1", "tpe": "C3", "random": "C2"}
 
 
 def oriented(frame: pd.DataFrame) -> np.ndarray:
@@ -258,22 +260,22 @@ def plot(curves: dict[tuple[str, str], list[np.ndarray]], bases: list[str], path
 
     fig, axes = plt.subplots(1, len(bases), figsize=(6.0 * len(bases), 4.4), squeeze=False)
     for ax, base in zip(axes[0], bases):
-        for i, ((b, name), runs) in enumerate(sorted(curves.items())):
+        for (b, name), runs in sorted(curves.items()):
             if b != base or not runs:
                 continue
             n = max(len(r) for r in runs)
             padded = np.array([np.pad(r, (0, n - len(r)), mode="edge") for r in runs])
             x = np.arange(1, n + 1)
             style = "--" if name.startswith("grid") else "-"
-            colour = "0.35" if name.startswith("grid") else f"C{i}"
+            colour = COLOURS.get(name.split(" ")[0].rstrip(","), "C0")
             ax.plot(x, np.median(padded, axis=0), style, color=colour, label=name)
             ax.fill_between(x, padded.min(axis=0), padded.max(axis=0), color=colour, alpha=0.15)
         ax.axhline(1.0, color="k", lw=0.8)
         ax.axhline(SHARE, color="k", lw=0.8, ls=":")
         ax.set_xscale("log")
         ax.set_xlabel("distinct runs (100 s simulations)")
-        ax.set_ylabel("hypervolume / grid's (throughput up, est. queue delay down)")
-        ax.set_title(f"{STUDY}, {base}")
+        ax.set_ylabel("hypervolume / the grid's")
+        ax.set_title(f"{STUDY}, {base}: throughput up, est_qdelay_ms down", fontsize=10)
         ax.set_ylim(0, max(1.1, ax.get_ylim()[1]))
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8, loc="lower right")
@@ -369,22 +371,16 @@ def main() -> int:
         for kind, _ in kinds:
             for sampler in samplers:
                 name = f"{sampler}" + (" (ranges)" if kind == "continuous" else "")
-                scores = [
-                    measure(
-                        outcomes[(base, kind, sampler, s)], norm, grid_hv, grid_front, args.trials
-                    )
-                    for s in range(args.seeds)
-                ]
+                scores = []
+                for seed in range(args.seeds):
+                    trials, took = outcomes[(base, kind, sampler, seed)]
+                    score = measure(trials, norm, grid_hv, grid_front, args.trials)
+                    score["study_s"] = round(took, 1)
+                    scores.append(score)
                 curves[(base, name)] = [s["by_run"] for s in scores]
-                for seed, s in enumerate(scores):
-                    rows.append(
-                        {
-                            "base": base,
-                            "search": name,
-                            "seed": seed,
-                            **{k: v for k, v in s.items() if k != "by_run"},
-                        }
-                    )
+                for seed, score in enumerate(scores):
+                    cells = {k: v for k, v in score.items() if k != "by_run"}
+                    rows.append({"base": base, "search": name, "seed": seed, **cells})
     table = pd.DataFrame(rows)
     args.out.mkdir(parents=True, exist_ok=True)
     table.to_csv(args.out / "tune-vs-grid.csv", index=False)
