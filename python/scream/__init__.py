@@ -43,6 +43,7 @@ from ._scream import (
 )
 from ._seeds import Runs
 from ._sweep import sweep
+from ._tune import TuneResult, tune
 
 __version__: str = _scream.__version__
 #: The sender generations a flow's ``algorithm`` can name, the default first.
@@ -67,6 +68,7 @@ __all__ = [
     "SentPacket",
     "SimulationError",
     "SweepError",
+    "TuneResult",
     "__version__",
     "compare",
     "decode_feedback",
@@ -77,6 +79,7 @@ __all__ = [
     "scenarios",
     "simulate",
     "sweep",
+    "tune",
 ]
 
 

@@ -16,6 +16,7 @@ __all__ = [
     "NativeRun",
     "NativeSeeds",
     "NativeSweep",
+    "NativeTune",
     "PacketReport",
     "Receiver",
     "Sender",
@@ -25,13 +26,17 @@ __all__ = [
     "compare",
     "decode_feedback",
     "encode_feedback",
+    "metric_registry",
     "open_sweep",
+    "open_tune",
+    "override_texts",
     "params",
     "run_job",
     "scenario_text",
     "scenarios",
     "simulate",
     "simulate_seeds",
+    "toml_text",
     "toml_to_dict",
 ]
 
@@ -274,3 +279,32 @@ class NativeSweep:
     def job(self, run_id: str) -> str: ...
     def append(self, row: list[str]) -> bool: ...
     def close(self) -> dict[str, Any]: ...
+
+# --- Trials of scream.tune (crates/scream-py/src/tune.rs) ---
+
+def open_tune(spec: str | os.PathLike[str]) -> NativeTune: ...
+def metric_registry() -> list[tuple[str, str, str]]: ...
+def override_texts(set: Any = None) -> list[str]: ...
+def toml_text(key: str, value: Any) -> str: ...
+
+@final
+class NativeTune:
+    @property
+    def name(self) -> str: ...
+    @property
+    def bases(self) -> list[str]: ...
+    @property
+    def seeds(self) -> list[int]: ...
+    @property
+    def axes(self) -> list[tuple[str, list[str]]]: ...
+    def metrics(self, extra: list[str]) -> list[str]: ...
+    def check(self, base: str, overrides: list[str]) -> None: ...
+    def job(
+        self,
+        base: str,
+        number: int,
+        set: list[str],
+        params: list[tuple[str, str]],
+        seed: int,
+        extra_metrics: list[str],
+    ) -> tuple[str, list[str]]: ...

@@ -1,5 +1,5 @@
-"""The guide (docs/python.md), the README's Python example and the notebooks
-(docs/notebooks) run as they stand.
+"""The guide (docs/python.md), docs/tuning.md, the README's Python example and the
+notebooks (docs/notebooks) run as they stand.
 
 Every ```python block of the guide and of the README runs, each on its own in an
 empty folder, unless an HTML comment on the line before it says
@@ -23,6 +23,8 @@ import scream
 
 REPO = Path(__file__).resolve().parents[2]
 GUIDE = REPO / "docs" / "python.md"
+# Other pages whose ```python blocks run (or say why not) as the guide's do.
+PAGES = [REPO / "docs" / "tuning.md"]
 README = REPO / "README.md"
 NOTEBOOKS = sorted((REPO / "docs" / "notebooks").glob("*.ipynb"))
 TEN_LINES = "<!-- ten-lines -->"
@@ -64,7 +66,8 @@ def python_blocks(path: Path) -> list[Block]:
 
 BLOCKS = python_blocks(GUIDE)
 README_BLOCKS = python_blocks(README)
-RUNNABLE = [b for b in BLOCKS + README_BLOCKS if b.marker == ""]
+PAGE_BLOCKS = [b for page in PAGES for b in python_blocks(page)]
+RUNNABLE = [b for b in BLOCKS + README_BLOCKS + PAGE_BLOCKS if b.marker == ""]
 
 
 def run_block(block: Block, folder: Path, monkeypatch: pytest.MonkeyPatch) -> str:
@@ -84,6 +87,8 @@ def test_every_block_of_the_guide_is_run_or_says_why_not() -> None:
     markers = [b.marker for b in BLOCKS if b.marker]
     for marker in markers:
         assert marker == TEN_LINES or NOT_RUN.fullmatch(marker), marker
+    for block in PAGE_BLOCKS:
+        assert block.marker == "" or NOT_RUN.fullmatch(block.marker), block.marker
     assert markers.count(TEN_LINES) == 1
     # The guide shows every part of the API with code: a page with few blocks left
     # would mean the examples were dropped, not that they passed.

@@ -8,6 +8,7 @@
 //! - `compare`: runs side by side, as `scream compare`.
 //! - `catalogue`: the built-in scenarios and the sender parameters.
 //! - `sans_io`: `Sender`, `Receiver` and the RFC 8888 codec, times as integer ns.
+//! - `sweep`, `tune`: jobs of sweeps and of tuning trials for an executor in Python.
 //!
 //! Errors cross as Python exceptions carrying the text the command prints; nothing a
 //! caller passes can panic across the boundary (PyO3 turns a panic into
@@ -24,6 +25,7 @@ mod seeds;
 mod simulate;
 mod sweep;
 mod toml_value;
+mod tune;
 
 /// The module `scream._scream`.
 #[pymodule]
@@ -36,6 +38,7 @@ fn _scream(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sweep::register(m)?;
     seeds::register(m)?;
     compare::register(m)?;
+    tune::register(m)?;
     m.add_function(wrap_pyfunction!(toml_value::toml_to_dict, m)?)?;
     Ok(())
 }

@@ -30,6 +30,7 @@ pub(crate) mod rows;
 mod session;
 mod spec;
 mod store;
+mod trial;
 
 use std::path::{Path, PathBuf};
 
@@ -44,6 +45,7 @@ pub use plan::{Base, DesignKind, MAX_RUNS, Plan, PlannedRun, Point};
 pub use resume::{REJECTED_CSV, SetAside};
 pub use session::{Appended, Session, SessionOptions};
 pub use store::{RESULTS_CSV, RUNS_DIR, SWEEP_JSON};
+pub use trial::Trial;
 
 use scream_sim::manifest::Toolkit;
 use scream_sim::scenario::load::{Location, ScenarioError};
