@@ -135,7 +135,11 @@ impl RateController {
     /// The probe cluster to send now, if the controller asks for one (libwebrtc GCC
     /// only); `sending` is the rate the sender's media left at lately, which tells
     /// whether it is application-limited.
-    pub fn poll_probe(&mut self, now: Instant, sending: Option<Bitrate>) -> Option<gcc::ProbeCluster> {
+    pub fn poll_probe(
+        &mut self,
+        now: Instant,
+        sending: Option<Bitrate>,
+    ) -> Option<gcc::ProbeCluster> {
         match self {
             Self::Gcc(c) => c.poll_probe(now, sending),
             Self::Nada(_) => None,

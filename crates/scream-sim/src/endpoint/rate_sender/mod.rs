@@ -13,10 +13,10 @@ mod tests;
 use crate::compat;
 use crate::metrics::{Sample, StreamMetrics};
 use crate::packet::{Body, Media, Packet};
+use probing::Probing;
 use scream::wire::ccfb::TimestampUnwrapper;
 use scream::{Bitrate, Duration, Ecn, Instant};
 use scream_traffic::rate_control::{PacketResult, RateController, SenderState};
-use probing::Probing;
 pub(crate) use streams::{RtpStream, StreamLimits};
 
 /// sRTT before the first sample (RFC 6298 §2.1 starts at 1 s; a real-time path is

@@ -24,6 +24,8 @@ mod kalman;
 mod loss;
 mod probe;
 #[cfg(test)]
+mod probe_tests;
+#[cfg(test)]
 mod tests;
 mod trendline;
 

@@ -121,7 +121,12 @@ impl ProbeController {
 
     /// The next cluster to send, if one is due. `estimate` is the current target and
     /// `alr` whether the sender is application-limited now.
-    pub(crate) fn poll(&mut self, now: Instant, estimate: Bitrate, alr: bool) -> Option<ProbeCluster> {
+    pub(crate) fn poll(
+        &mut self,
+        now: Instant,
+        estimate: Bitrate,
+        alr: bool,
+    ) -> Option<ProbeCluster> {
         if self.state == State::Init {
             self.ask(now, estimate.scale(FIRST_PROBE_SCALE));
             if estimate.scale(SECOND_PROBE_SCALE) <= self.max {
@@ -136,7 +141,11 @@ impl ProbeController {
         {
             self.state = State::Complete;
         }
-        self.alr_since = if alr { self.alr_since.or(Some(now)) } else { None };
+        self.alr_since = if alr {
+            self.alr_since.or(Some(now))
+        } else {
+            None
+        };
         if self.state == State::Complete
             && self.pending.is_empty()
             && estimate < self.max

@@ -47,7 +47,12 @@ fn drive(gcc: &mut Gcc, frames: std::ops::Range<u64>, extra_ms: impl Fn(u64) -> 
 }
 
 fn gcc(estimator: GccEstimator, start_mbps: f64) -> Gcc {
-    Gcc::new(GccConfig::default(), estimator, GccVariant::Draft02, rates(start_mbps))
+    Gcc::new(
+        GccConfig::default(),
+        estimator,
+        GccVariant::Draft02,
+        rates(start_mbps),
+    )
 }
 
 #[test]
