@@ -73,3 +73,53 @@ impl Probing {
             .then(|| Bitrate::from_bytes_per(self.media_bytes, SENDING_WINDOW))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cluster_ends_once_both_its_packet_and_byte_minimums_are_sent() {
+        let mut p = Probing::default();
+        p.start(ProbeCluster {
+            id: 4,
+            rate: Bitrate::from_mbps(6.0),
+            min_packets: 5,
+            min_bytes: 8000,
+        });
+        let t = Instant::from_millis(10);
+        // Five packets of 1000 bytes meet the packet count but not the bytes.
+        for _ in 0..5 {
+            assert_eq!(p.active().map(|a| a.0), Some(4));
+            p.on_sent(t, 1000, false);
+        }
+        for _ in 0..3 {
+            assert!(p.active().is_some());
+            p.on_sent(t, 1000, true);
+        }
+        assert_eq!(p.active(), None);
+    }
+
+    #[test]
+    fn the_sending_rate_counts_media_only_over_the_last_half_second() {
+        let mut p = Probing::default();
+        let start = Instant::from_millis(1000);
+        // 1000 bytes of media every 10 ms (800 kbit/s) and as much padding.
+        for ms in 0..1000u64 {
+            if ms % 10 == 0 {
+                let t = start + Duration::from_millis(ms);
+                p.on_sent(t, 1000, true);
+                p.on_sent(t, 1000, false);
+            }
+        }
+        let early = start + Duration::from_millis(400);
+        assert_eq!(p.sending_rate(early, start), None, "less than a window yet");
+        let r = p
+            .sending_rate(start + Duration::from_millis(999), start)
+            .unwrap();
+        assert!((r.kbps() - 800.0).abs() < 20.0, "{r:?}");
+        // Silence: the rate falls to zero once the window has passed.
+        let later = start + Duration::from_millis(2000);
+        assert_eq!(p.sending_rate(later, start), Some(Bitrate::ZERO));
+    }
+}
