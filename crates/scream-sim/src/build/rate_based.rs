@@ -89,12 +89,18 @@ pub(super) fn sender(
             RateController::Nada(Box::new(Nada::new(c, flow_rates, fps)))
         }
         _ => {
-            let mut c = GccConfig::default();
+            let options = cfg.gcc.unwrap_or_default();
+            // The variant sets the defaults; `params` overrides them by name.
+            let mut c = GccConfig::for_variant(options.variant);
             for (param, v) in &cfg.params {
                 c.set(param, *v).map_err(|r| err(param, r))?;
             }
-            let estimator = cfg.gcc.unwrap_or_default().estimator;
-            RateController::Gcc(Box::new(Gcc::new(c, estimator, flow_rates)))
+            RateController::Gcc(Box::new(Gcc::new(
+                c,
+                options.estimator(),
+                options.variant,
+                flow_rates,
+            )))
         }
     };
     // Packets as the SCReAM sender cuts them, so that rates compare packet for packet.

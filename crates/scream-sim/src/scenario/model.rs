@@ -4,7 +4,7 @@
 
 use crate::clock::ClockKeys;
 use scream_netmodel::{RateUnit, TimeUnit, TraceEnd, TraceFormat};
-use scream_traffic::rate_control::gcc::GccEstimator;
+use scream_traffic::rate_control::gcc::{GccEstimator, GccVariant};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -473,8 +473,21 @@ impl Default for FlowConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GccOptions {
-    /// Arrival-time filter. Default kalman (the draft's).
-    pub estimator: GccEstimator,
+    /// Which GCC: `"draft-02"` (the default, the draft as written) or `"libwebrtc"`
+    /// (probing, the trendline's threshold gains, additive increase per second).
+    pub variant: GccVariant,
+    /// Arrival-time filter; by default the variant's (kalman for draft-02, trendline
+    /// for libwebrtc).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimator: Option<GccEstimator>,
+}
+
+impl GccOptions {
+    /// The arrival-time filter in use: the one named, else the variant's.
+    pub fn estimator(&self) -> GccEstimator {
+        self.estimator
+            .unwrap_or_else(|| self.variant.default_estimator())
+    }
 }
 
 impl FlowConfig {

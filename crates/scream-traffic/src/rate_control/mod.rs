@@ -28,6 +28,8 @@ pub struct PacketResult {
     pub arrival: Arrival,
     /// Size on the wire, bytes.
     pub size_bytes: u32,
+    /// The probe cluster it was sent in (GCC's probing), if any.
+    pub probe: Option<u32>,
 }
 
 /// The fate of a packet as the feedback reports it.
@@ -127,6 +129,20 @@ impl RateController {
         match self {
             Self::Gcc(c) => c.queue_delay(),
             Self::Nada(c) => c.queue_delay(),
+        }
+    }
+
+    /// The probe cluster to send now, if the controller asks for one (libwebrtc GCC
+    /// only); `sending` is the rate the sender's media left at lately, which tells
+    /// whether it is application-limited.
+    pub fn poll_probe(
+        &mut self,
+        now: Instant,
+        sending: Option<Bitrate>,
+    ) -> Option<gcc::ProbeCluster> {
+        match self {
+            Self::Gcc(c) => c.poll_probe(now, sending),
+            Self::Nada(_) => None,
         }
     }
 

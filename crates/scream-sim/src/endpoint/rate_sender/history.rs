@@ -21,6 +21,7 @@ struct Sent {
     at: Instant,
     size_bytes: u32,
     resolved: bool,
+    probe: Option<u32>,
 }
 
 /// What odd feedback the history ignored.
@@ -78,8 +79,8 @@ impl SendHistory {
         self.entries.len()
     }
 
-    /// The next packet left at `at`.
-    pub(crate) fn on_sent(&mut self, at: Instant, size_bytes: u32) {
+    /// The next packet left at `at`, in probe cluster `probe` if any.
+    pub(crate) fn on_sent(&mut self, at: Instant, size_bytes: u32, probe: Option<u32>) {
         if self.entries.len() >= MAX_HISTORY {
             self.pop_front();
         }
@@ -87,6 +88,7 @@ impl SendHistory {
             at,
             size_bytes,
             resolved: false,
+            probe,
         });
         self.in_flight_bytes += u64::from(size_bytes);
     }
@@ -129,6 +131,7 @@ impl SendHistory {
             sent: e.at,
             arrival,
             size_bytes: e.size_bytes,
+            probe: e.probe,
         });
         Some(e.at)
     }

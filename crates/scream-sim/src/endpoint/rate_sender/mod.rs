@@ -5,6 +5,7 @@
 //! chassis the baseline controllers share; the SCReAM receiver answers it.
 
 mod history;
+mod probing;
 mod streams;
 #[cfg(test)]
 mod tests;
@@ -12,6 +13,7 @@ mod tests;
 use crate::compat;
 use crate::metrics::{Sample, StreamMetrics};
 use crate::packet::{Body, Media, Packet};
+use probing::Probing;
 use scream::wire::ccfb::TimestampUnwrapper;
 use scream::{Bitrate, Duration, Ecn, Instant};
 use scream_traffic::rate_control::{PacketResult, RateController, SenderState};
@@ -62,6 +64,8 @@ pub(crate) struct RateSender {
     /// Scratch of the target split: the streams' limits and their shares.
     limits: Vec<StreamLimits>,
     shares: Vec<Bitrate>,
+    /// The probe cluster being sent and the recent media rate (GCC's probing).
+    probing: Probing,
 }
 
 impl RateSender {
@@ -87,6 +91,7 @@ impl RateSender {
             results: Vec::new(),
             limits,
             shares: Vec::new(),
+            probing: Probing::default(),
         };
         s.apply_target();
         s
@@ -168,31 +173,54 @@ impl RateSender {
         self.apply_target();
     }
 
+    /// Asks the controller for a probe cluster when none is in progress.
+    fn poll_probe(&mut self, now: Instant) {
+        let (start, stop) = self.at.active;
+        if self.probing.active().is_some() || now < start || now >= stop {
+            return;
+        }
+        let sending = self.probing.sending_rate(now, start);
+        if let Some(cluster) = self.controller.poll_probe(now, sending) {
+            self.probing.start(cluster);
+        }
+    }
+
     pub(crate) fn poll_transmit(&mut self, now: Instant) -> Option<Packet> {
-        let i = streams::next_stream(&self.streams)?;
-        if now < self.next_send {
+        self.poll_probe(now);
+        let probe = self.probing.active();
+        let next = streams::next_stream(&self.streams);
+        if (next.is_none() && probe.is_none()) || now < self.next_send {
             return None;
         }
+        // A probe cluster is paced at its own rate, with media when there is some and
+        // padding on the first stream otherwise (as libwebrtc's pacer pads a probe).
+        let i = next.unwrap_or(0);
         let s = &mut self.streams[i];
-        let q = s.pop()?;
-        let rate = self.controller.pacing_rate().max(Bitrate::from_kbps(1.0));
+        let (size_bytes, media) = match next.and_then(|_| s.pop()) {
+            Some(q) => (q.size_bytes, Some(q)),
+            None => (self.sizes.mss_bytes + self.sizes.overhead_bytes, None),
+        };
+        let rate = probe
+            .map_or_else(|| self.controller.pacing_rate(), |(_, r)| r)
+            .max(Bitrate::from_kbps(1.0));
         let gap = rate
-            .transmit_time(u64::from(q.size_bytes))
+            .transmit_time(u64::from(size_bytes))
             .unwrap_or(Duration::from_secs(1));
         // No credit for idle time: a frame after a pause is paced from now.
         self.next_send = self.next_send.max(now) + gap;
         let seq = s.history.next_seq() as u16;
-        s.history.on_sent(now, q.size_bytes);
+        s.history.on_sent(now, size_bytes, probe.map(|(id, _)| id));
+        self.probing.on_sent(now, size_bytes, media.is_some());
         let media = Media {
             stream: s.media.global,
             ssrc: s.ssrc,
             seq,
-            marker: q.marker,
-            frame: Some(q.frame),
-            frame_enqueued_at: q.enqueued_at,
+            marker: media.as_ref().is_some_and(|q| q.marker),
+            frame: media.as_ref().map(|q| q.frame),
+            frame_enqueued_at: media.as_ref().map_or(now, |q| q.enqueued_at),
         };
         Some(Packet::new(
-            q.size_bytes,
+            size_bytes,
             self.at.ecn,
             self.at.flow,
             self.at.route,
@@ -203,7 +231,7 @@ impl RateSender {
 
     pub(crate) fn poll_timeout(&self) -> Option<Instant> {
         let queued = self.streams.iter().any(|s| s.front().is_some());
-        let pacing = queued.then_some(self.next_send);
+        let pacing = (queued || self.probing.active().is_some()).then_some(self.next_send);
         let discard = self
             .streams
             .iter()

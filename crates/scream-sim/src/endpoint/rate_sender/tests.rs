@@ -24,7 +24,7 @@ fn report(reports: Vec<PacketReport>, at_ms: u64) -> Feedback {
 
 fn sent(h: &mut SendHistory, n: u64) {
     for i in 0..n {
-        h.on_sent(Instant::from_millis(i), 1000);
+        h.on_sent(Instant::from_millis(i), 1000, None);
     }
 }
 
@@ -142,8 +142,8 @@ fn each_stream_resolves_only_its_own_ssrc_of_a_shared_report() {
     let other = SSRC + 1;
     let (mut a, mut b) = (SendHistory::new(SSRC), SendHistory::new(other));
     for i in 0..4 {
-        a.on_sent(Instant::from_millis(2 * i), 1000);
-        b.on_sent(Instant::from_millis(2 * i + 1), 500);
+        a.on_sent(Instant::from_millis(2 * i), 1000, None);
+        b.on_sent(Instant::from_millis(2 * i + 1), 500, None);
     }
     let mut reports = vec![received(0, 30), received(1, 31)];
     reports.push(PacketReport {

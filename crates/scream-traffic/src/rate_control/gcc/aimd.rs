@@ -29,6 +29,10 @@ pub(crate) const MAX_RATE_SMOOTHING: f64 = 0.95;
 pub(crate) const NORM_VARIANCE_MIN: f64 = 0.4;
 /// See [`NORM_VARIANCE_MIN`].
 pub(crate) const NORM_VARIANCE_MAX: f64 = 2.5;
+/// libwebrtc `aimd_rate_control.cc` `kMinIncreaseRateBpsPerSecond`: its near-max
+/// additive increase is a rate per second, at least 4 kbit/s per second, times the
+/// time since the last update (the draft's floor is 1000 bit per update instead).
+pub(crate) const MIN_ADDITIVE_BPS_PER_SEC: f64 = 4000.0;
 /// §5.5: multiplicative increase uses eta^min(dt / 1 s, 1), so one update never
 /// counts more than a second.
 pub(crate) const MAX_INCREASE_STEP: Duration = Duration::from_secs(1);
@@ -47,6 +51,8 @@ pub(crate) enum RateState {
 /// The delay-based estimate A_hat and what drives it.
 #[derive(Debug, Clone)]
 pub(crate) struct RemoteRate {
+    /// Additive increase as libwebrtc runs it (per second) rather than the draft's.
+    per_second_additive: bool,
     beta: f64,
     eta: f64,
     state: RateState,
@@ -61,8 +67,9 @@ pub(crate) struct RemoteRate {
 impl RemoteRate {
     /// Starts in Increase at `start` (§5.5) with decrease factor `beta` (0.85) and
     /// multiplicative-increase base `eta` (1.08).
-    pub(crate) fn new(start: Bitrate, beta: f64, eta: f64) -> Self {
+    pub(crate) fn new(start: Bitrate, beta: f64, eta: f64, per_second_additive: bool) -> Self {
         Self {
+            per_second_additive,
             beta,
             eta,
             state: RateState::Increase,
@@ -73,9 +80,16 @@ impl RemoteRate {
         }
     }
 
-    #[cfg(test)]
     pub(crate) fn estimate(&self) -> Bitrate {
         self.estimate
+    }
+
+    /// A probe measured `rate`: the estimate jumps to it when that is higher
+    /// (libwebrtc `delay_based_bwe.cc` sets the AIMD estimate from a probe result when
+    /// not over-using; a result below the estimate is not taken as a cut here, the
+    /// detector owns decreases).
+    pub(crate) fn on_probe(&mut self, rate: Bitrate) {
+        self.estimate = self.estimate.max(rate);
     }
 
     #[cfg(test)]
@@ -150,7 +164,15 @@ impl RemoteRate {
         }
         let a = self.estimate.bps();
         let near = received.is_some_and(|r| self.near_convergence(r));
-        let next = if near {
+        let next = if near && self.per_second_additive {
+            // libwebrtc: one expected packet per response time, as a rate per second.
+            let response = rtt + RESPONSE_TIME_EXTRA;
+            let bits_per_frame = a / EXPECTED_FPS;
+            let packets_per_frame = (bits_per_frame / EXPECTED_PACKET_BITS).ceil().max(1.0);
+            let per_sec = (bits_per_frame / packets_per_frame / response.as_secs_f64())
+                .max(MIN_ADDITIVE_BPS_PER_SEC);
+            a + per_sec * since.as_secs_f64()
+        } else if near {
             let response = rtt + RESPONSE_TIME_EXTRA;
             let alpha = 0.5 * (since.as_secs_f64() / response.as_secs_f64()).min(1.0);
             let bits_per_frame = a / EXPECTED_FPS;

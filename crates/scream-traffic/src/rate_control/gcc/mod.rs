@@ -12,12 +12,19 @@
 //! libwebrtc's trendline — then the over-use detector (§5.4), then the rate controller
 //! (§5.5); the loss-based controller (§6) sees the loss fraction. The target is the
 //! smaller estimate, within the flow's bitrate range.
+//!
+//! Two variants ([`GccVariant`]): the draft as written (`draft-02`) and GCC as today's
+//! libwebrtc runs it (`libwebrtc`): bandwidth probing (`probe`), the trendline's own
+//! threshold gains and an additive increase counted per second.
 
 mod aimd;
 mod detector;
 mod group;
 mod kalman;
 mod loss;
+mod probe;
+#[cfg(test)]
+mod probe_tests;
 #[cfg(test)]
 mod tests;
 mod trendline;
@@ -37,6 +44,8 @@ use detector::{Detector, DetectorConfig};
 use group::Grouper;
 use kalman::KalmanFilter;
 use loss::LossBased;
+pub use probe::ProbeCluster;
+use probe::{ALR_USAGE_RATIO, ProbeController, ProbeEstimator};
 use trendline::Trendline;
 
 tunables! {
@@ -99,6 +108,61 @@ tunables! {
     }
 }
 
+/// libwebrtc `trendline_estimator.cc` `kDefaultTrendlineThresholdGain`'s companions:
+/// the over-use detector's threshold gains `k_up` 0.0087 and `k_down` 0.039
+/// (`TrendlineEstimator::k_up_`, `k_down_`), the libwebrtc variant's defaults of
+/// `k_u` and `k_d`.
+pub const LIBWEBRTC_K_U: f64 = 0.0087;
+/// See [`LIBWEBRTC_K_U`].
+pub const LIBWEBRTC_K_D: f64 = 0.039;
+/// libwebrtc `bitrate_estimator.cc` `noninitial_window_ms` 150: the acknowledged rate
+/// that the decrease multiplies by beta is measured over 150 ms windows (500 ms only
+/// for the first), so a decrease right after a ramp is not dragged down by the slow
+/// start still in a 500 ms window. The libwebrtc variant's `rate_window_ms`.
+pub const LIBWEBRTC_RATE_WINDOW_MS: f64 = 150.0;
+
+impl GccConfig {
+    /// The tunables' defaults of `variant`: the draft's, or for libwebrtc its
+    /// trendline detector's threshold gains.
+    pub fn for_variant(variant: GccVariant) -> Self {
+        match variant {
+            GccVariant::Draft02 => Self::default(),
+            GccVariant::Libwebrtc => Self {
+                k_u: LIBWEBRTC_K_U,
+                k_d: LIBWEBRTC_K_D,
+                rate_window_ms: LIBWEBRTC_RATE_WINDOW_MS,
+                ..Self::default()
+            },
+        }
+    }
+}
+
+/// Which GCC a gcc flow runs; named in its `[flows.gcc]` table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum GccVariant {
+    /// draft-ietf-rmcat-gcc-02 as written: no probing, the draft's threshold gains, an
+    /// additive increase floored per update. The default, so that existing scenarios and
+    /// published snapshots keep their numbers.
+    #[default]
+    #[serde(rename = "draft-02")]
+    Draft02,
+    /// As libwebrtc's `goog_cc` runs it: initial, further and ALR probing, the
+    /// trendline estimator with k_up 0.0087 and k_down 0.039, the additive increase as
+    /// a rate per second.
+    #[serde(rename = "libwebrtc")]
+    Libwebrtc,
+}
+
+impl GccVariant {
+    /// The arrival-time filter the variant uses unless the flow names one.
+    pub fn default_estimator(self) -> GccEstimator {
+        match self {
+            Self::Draft02 => GccEstimator::Kalman,
+            Self::Libwebrtc => GccEstimator::Trendline,
+        }
+    }
+}
+
 /// Which arrival-time filter a GCC controller uses; a gcc flow names it in its
 /// `[flows.gcc]` table (`kalman` or `trendline`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -135,11 +199,20 @@ pub struct Gcc {
     base_delay_ns: Option<i128>,
     /// Latest apparent one-way delay above it.
     queue_delay: Duration,
+    /// Probing (libwebrtc variant only).
+    prober: Option<(ProbeController, ProbeEstimator)>,
 }
 
 impl Gcc {
     /// A controller for a flow with bitrates `[min, max]` starting at `start`.
-    pub fn new(cfg: GccConfig, estimator: GccEstimator, [min, start, max]: [Bitrate; 3]) -> Self {
+    /// `cfg` holds the tunables (start from [`GccConfig::for_variant`]).
+    pub fn new(
+        cfg: GccConfig,
+        estimator: GccEstimator,
+        variant: GccVariant,
+        [min, start, max]: [Bitrate; 3],
+    ) -> Self {
+        let libwebrtc = variant == GccVariant::Libwebrtc;
         let filter = match estimator {
             GccEstimator::Kalman => Filter::Kalman(KalmanFilter::new(
                 cfg.kalman_q,
@@ -162,7 +235,7 @@ impl Gcc {
                 k_d: cfg.k_d,
                 overuse_time_ms: cfg.overuse_time_ms,
             }),
-            remote: RemoteRate::new(start, cfg.beta, cfg.eta),
+            remote: RemoteRate::new(start, cfg.beta, cfg.eta, libwebrtc),
             loss: LossBased::new(max, cfg.loss_low, cfg.loss_high),
             received: ArrivalRate::new(from_ms(cfg.rate_window_ms)),
             target: start,
@@ -171,12 +244,26 @@ impl Gcc {
             cfg,
             base_delay_ns: None,
             queue_delay: Duration::ZERO,
+            prober: libwebrtc.then(|| (ProbeController::new(max), ProbeEstimator::default())),
         }
+    }
+
+    /// The probe cluster to send now, if any. `sending` is the rate the sender's media
+    /// left at lately: well below the target, the sender is application-limited and
+    /// probes every few seconds (libwebrtc's ALR probing).
+    pub fn poll_probe(&mut self, now: Instant, sending: Option<Bitrate>) -> Option<ProbeCluster> {
+        let target = self.target;
+        let (controller, estimator) = self.prober.as_mut()?;
+        let alr = sending.is_some_and(|s| s < target.scale(ALR_USAGE_RATIO));
+        let cluster = controller.poll(now, target, alr)?;
+        estimator.on_cluster(&cluster);
+        Some(cluster)
     }
 
     /// The resolved packets of one report, in sending order.
     pub fn on_feedback(&mut self, now: Instant, results: &[PacketResult], s: SenderState) {
         let (mut lost, mut total) = (0u32, 0u32);
+        let mut probed: Option<Bitrate> = None;
         for r in results {
             total = total.saturating_add(1);
             if !r.received() {
@@ -187,6 +274,11 @@ impl Gcc {
                 continue;
             };
             self.received.add(arrival, r.size_bytes);
+            if let (Some(id), Some((_, estimator))) = (r.probe, self.prober.as_mut())
+                && let Some(rate) = estimator.on_packet(now, id, r)
+            {
+                probed = Some(rate);
+            }
             if let Some(d) = r.apparent_delay_ns() {
                 let base = self.base_delay_ns.map_or(d, |b| b.min(d));
                 self.base_delay_ns = Some(base);
@@ -211,15 +303,25 @@ impl Gcc {
             return;
         }
         let received = self.received.rate();
-        let delay_based = self
-            .remote
-            .update(now, self.detector.usage(), received, s.srtt)
-            .clamp(self.min, self.max);
+        let usage = self.detector.usage();
+        let mut delay_based = self.remote.update(now, usage, received, s.srtt);
+        if let Some(rate) = probed
+            && usage != detector::Usage::Over
+        {
+            self.remote.on_probe(rate);
+            delay_based = self.remote.estimate();
+        }
+        let delay_based = delay_based.clamp(self.min, self.max);
         let in_use = delay_based.min(self.loss.estimate());
         self.loss.on_report(now, lost, total, in_use, s.srtt);
         self.target = delay_based
             .min(self.loss.estimate())
             .clamp(self.min, self.max);
+        if probed.is_some()
+            && let Some((controller, _)) = self.prober.as_mut()
+        {
+            controller.on_estimate(now, self.target);
+        }
     }
 
     /// Target bitrate: min(A_hat, As_hat) within the flow's range.

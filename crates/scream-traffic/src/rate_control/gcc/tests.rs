@@ -35,6 +35,7 @@ fn drive(gcc: &mut Gcc, frames: std::ops::Range<u64>, extra_ms: impl Fn(u64) -> 
                         Ecn::NotEct,
                     ),
                     size_bytes: 1000,
+                    probe: None,
                 }
             })
             .collect();
@@ -46,7 +47,12 @@ fn drive(gcc: &mut Gcc, frames: std::ops::Range<u64>, extra_ms: impl Fn(u64) -> 
 }
 
 fn gcc(estimator: GccEstimator, start_mbps: f64) -> Gcc {
-    Gcc::new(GccConfig::default(), estimator, rates(start_mbps))
+    Gcc::new(
+        GccConfig::default(),
+        estimator,
+        GccVariant::Draft02,
+        rates(start_mbps),
+    )
 }
 
 #[test]
@@ -138,7 +144,7 @@ fn run_remote(
 #[test]
 fn increase_is_multiplicative_far_from_convergence_and_additive_near_it() {
     let recv = Bitrate::from_mbps(1.0);
-    let mut r = RemoteRate::new(Bitrate::from_mbps(1.0), 0.85, 1.08);
+    let mut r = RemoteRate::new(Bitrate::from_mbps(1.0), 0.85, 1.08, false);
     let t0 = Instant::from_millis(1000);
     r.update(t0, Usage::Normal, Some(recv), RTT);
     let t1 = run_remote(&mut r, t0, 1.0, Usage::Normal, recv);
@@ -176,7 +182,7 @@ fn increase_is_multiplicative_far_from_convergence_and_additive_near_it() {
 
 #[test]
 fn increase_is_bounded_by_one_and_a_half_times_the_received_rate() {
-    let mut r = RemoteRate::new(Bitrate::from_mbps(1.0), 0.85, 1.08);
+    let mut r = RemoteRate::new(Bitrate::from_mbps(1.0), 0.85, 1.08, false);
     run_remote(
         &mut r,
         Instant::ZERO,
@@ -274,6 +280,7 @@ fn target_is_the_smaller_estimate_within_the_flow_range() {
     let mut g = Gcc::new(
         GccConfig::default(),
         GccEstimator::Kalman,
+        GccVariant::Draft02,
         [0.5, 1.0, 1.2].map(Bitrate::from_mbps),
     );
     drive(&mut g, 0..500, |_| 0.0);
@@ -285,6 +292,7 @@ fn target_is_the_smaller_estimate_within_the_flow_range() {
                 sent: Instant::from_micros(20_000_000 + f * 20_000 + p * 100),
                 arrival: Arrival::Lost,
                 size_bytes: 1000,
+                probe: None,
             })
             .collect();
         g.on_feedback(

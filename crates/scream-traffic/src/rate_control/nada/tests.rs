@@ -29,6 +29,7 @@ fn drive(
                     sent: Instant::from_micros(sent_us),
                     arrival: fate(f, p).unwrap_or(Arrival::At(at, Ecn::Ect0)),
                     size_bytes: 1000,
+                    probe: None,
                 }
             })
             .collect();
