@@ -1,0 +1,56 @@
+//! `tail-loss-probe` and a sudden capacity drop: RACK's reordering timer (RFC 8985
+//! §6.3) gives up the packets a tail-drop queue dropped just before the last one it let
+//! through, so the sender resumes within about an RTT instead of waiting for the stall
+//! guard with the link idle.
+
+mod feedback_loop;
+
+use feedback_loop::{Setup, report, run};
+use scream::sender::SenderConfig;
+use scream::{Duration, Instant};
+
+const DROP_AT: Instant = Instant::from_millis(10_000);
+const END: Instant = Instant::from_millis(14_000);
+
+/// The longest time without an arrival at the receiver after the drop, on a link
+/// that falls to 0.5 Mbit/s behind a 100 ms tail-drop buffer while the flow sends
+/// at its 20 Mbit/s maximum (a factor of 40, within the evaluation's `sudden-drop`
+/// class).
+fn silence_after_drop(config: SenderConfig) -> Duration {
+    let out = run(Setup {
+        duration: END - Instant::ZERO,
+        capacity: vec![(Instant::ZERO, 60e6), (DROP_AT, 0.5e6)],
+        buffer: Duration::from_millis(100),
+        config,
+        ..Setup::default()
+    });
+    let mut times: Vec<Instant> = out
+        .arrivals
+        .iter()
+        .map(|(t, _)| *t)
+        .filter(|t| *t >= DROP_AT)
+        .collect();
+    times.push(END);
+    times
+        .windows(2)
+        .map(|w| w[1].saturating_duration_since(w[0]))
+        .max()
+        .unwrap_or(Duration::ZERO)
+}
+
+#[test]
+fn the_reordering_timer_shortens_the_silence_after_a_sudden_drop() {
+    let faithful = silence_after_drop(SenderConfig::default());
+    let mut cfg = SenderConfig::default();
+    cfg.improvements.tail_loss_probe = true;
+    let probed = silence_after_drop(cfg);
+    report(
+        "silence after a drop to 0.5 Mbit/s",
+        format_args!("faithful {faithful:?}, tail-loss-probe {probed:?}"),
+    );
+    // Faithfully the stall guard ends it, half a second after the last transmission.
+    assert!(faithful >= Duration::from_millis(300), "{faithful:?}");
+    // The timer fires an RTT (50 ms of path, up to 100 ms of queue) and the 30 ms
+    // reordering window after the last overtaken packet left; the bound.
+    assert!(probed <= Duration::from_millis(200), "{probed:?}");
+}
