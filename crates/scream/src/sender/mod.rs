@@ -125,7 +125,6 @@ mod pacing;
 mod packet_input;
 pub(crate) mod params;
 mod proof;
-mod rack;
 mod rate_control;
 mod rate_meter;
 mod rtp_queue;
@@ -390,15 +389,14 @@ impl Sender {
         }
     }
 
-    /// Runs timers that are due at `now`: RTP queue discards, the reordering timer
-    /// (`tail-loss-probe`), the in-flight timeout and the generation's own.
+    /// Runs timers that are due at `now`: RTP queue discards, the in-flight timeout and
+    /// the generation's own.
     pub fn handle_timeout(&mut self, now: Instant) {
         let now = self.clock(now);
         self.check_queues(now);
         if self.generation.on_timeout(now) && self.have_feedback {
             self.update_targets(now);
         }
-        self.rack_timeout(now);
         let next = self.next_packet();
         self.expire_in_flight(now, next);
     }
@@ -424,7 +422,6 @@ impl Sender {
     pub fn poll_transmit(&mut self, now: Instant) -> Transmit {
         let now = self.clock(now);
         self.check_queues(now);
-        self.rack_timeout(now);
         let mut next = self.next_packet();
         if self.expire_in_flight(now, next) {
             next = self.next_packet();
@@ -488,8 +485,7 @@ impl Sender {
     /// must be called: when an RTP queue will be too old, the oldest packet in flight
     /// times out, a closed send window will have stalled the sender for
     /// [`SenderConfig::stall_timeout`], or, while the return path loses reports, overdue
-    /// reports open the window or a probe may pass it (see `late_feedback`), or, with
-    /// `tail-loss-probe`, the reordering timer resolves an overtaken packet (`rack`).
+    /// reports open the window or a probe may pass it (see `late_feedback`).
     pub fn poll_timeout(&self) -> Option<Instant> {
         let max = self.config.max_rtp_queue_delay;
         let timeout = self.config.in_flight_timeout;
@@ -503,7 +499,6 @@ impl Sender {
             .chain([
                 self.stall_deadline(),
                 self.late_feedback_deadline(),
-                self.rack_deadline(),
                 self.generation.next_timeout(),
             ])
             .flatten()
