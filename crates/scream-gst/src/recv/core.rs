@@ -21,6 +21,26 @@ const RECV_BUDGET: usize = 256;
 /// even if a wake-up were lost.
 const MAX_WAIT: Duration = Duration::from_millis(100);
 
+/// The conventions property `num-reports` accepts, as `scream recv --num-reports`.
+pub(crate) const COUNT_CONVENTIONS: [CountConvention; 2] =
+    [CountConvention::Rfc, CountConvention::MinusOne];
+
+/// The convention named `name` (property `num-reports`): `rfc` writes the number of
+/// metric blocks (RFC 8888 with erratum 8166); `minus-one` writes that number minus
+/// one, which is what the Ericsson reference's sender reads.
+pub(crate) fn count_convention(name: &str) -> Result<CountConvention, String> {
+    COUNT_CONVENTIONS
+        .into_iter()
+        .find(|c| c.name() == name)
+        .ok_or_else(|| {
+            let allowed: Vec<&str> = COUNT_CONVENTIONS.iter().map(|c| c.name()).collect();
+            format!(
+                "num-reports = `{name}`: expected one of {} (value unchanged)",
+                allowed.join(", ")
+            )
+        })
+}
+
 /// What the receiver counted.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Counters {
@@ -72,6 +92,8 @@ pub(crate) struct RecvCore {
     clock: Clock,
     receiver: Receiver,
     rtcp_ssrc: u32,
+    /// How the feedback writes `num_reports` (property `num-reports`).
+    count: CountConvention,
     /// Where the latest RTP came from: feedback goes there.
     peer: Option<SocketAddr>,
     queue: VecDeque<gst::Buffer>,
@@ -87,6 +109,7 @@ impl RecvCore {
         listen: SocketAddr,
         config: ReceiverConfig,
         rtcp_ssrc: u32,
+        count: CountConvention,
         woken: UnixStream,
     ) -> Result<Self, String> {
         let receiver = Receiver::new(config).map_err(|e| e.to_string())?;
@@ -104,6 +127,7 @@ impl RecvCore {
             clock: Clock::start(),
             receiver,
             rtcp_ssrc,
+            count,
             peer: None,
             queue: VecDeque::new(),
             feedback: Vec::with_capacity(1500),
@@ -192,12 +216,7 @@ impl RecvCore {
     fn send_feedback(&mut self, now: Instant) {
         let Some(to) = self.peer else { return };
         while let Some(fb) = self.receiver.poll_feedback(now) {
-            encode_feedback_with(
-                &fb,
-                self.rtcp_ssrc,
-                CountConvention::Rfc,
-                &mut self.feedback,
-            );
+            encode_feedback_with(&fb, self.rtcp_ssrc, self.count, &mut self.feedback);
             let c = &mut self.counters;
             let len = self.feedback.len() as u64;
             if self.budget.1 + len > self.budget.0 {
@@ -210,5 +229,21 @@ impl RecvCore {
                 self.budget.1 += len;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn num_reports_names_are_those_of_scream_recv() {
+        assert_eq!(count_convention("rfc"), Ok(CountConvention::Rfc));
+        assert_eq!(count_convention("minus-one"), Ok(CountConvention::MinusOne));
+        let e = count_convention("minus_one").expect_err("not a name");
+        assert_eq!(
+            e,
+            "num-reports = `minus_one`: expected one of rfc, minus-one (value unchanged)"
+        );
     }
 }

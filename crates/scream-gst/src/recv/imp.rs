@@ -14,8 +14,17 @@ use gst_base::subclass::base_src::CreateSuccess;
 use gst_base::subclass::prelude::*;
 use scream::Duration;
 use scream::receiver::ReceiverConfig;
+use scream::wire::ccfb::CountConvention;
 
-use super::core::{Counters, RecvCore};
+use super::core::{Counters, RecvCore, count_convention};
+
+static CAT: LazyLock<gst::DebugCategory> = LazyLock::new(|| {
+    gst::DebugCategory::new(
+        "screamrecv",
+        gst::DebugColorFlags::empty(),
+        Some("SCReAM RTP receiver"),
+    )
+});
 
 #[derive(Debug, Clone)]
 struct Settings {
@@ -23,6 +32,7 @@ struct Settings {
     port: u32,
     caps: gst::Caps,
     rtcp_ssrc: u32,
+    num_reports: CountConvention,
     packets_per_report: u32,
     max_report_interval_ms: u32,
     stats_interval_ms: u32,
@@ -36,6 +46,7 @@ impl Default for Settings {
             port: 5000,
             caps: gst::Caps::builder("application/x-rtp").build(),
             rtcp_ssrc: 1,
+            num_reports: CountConvention::Rfc,
             packets_per_report: r.packets_per_report,
             max_report_interval_ms: u32::try_from(r.max_report_interval.as_millis()).unwrap_or(40),
             stats_interval_ms: 1000,
@@ -96,6 +107,14 @@ impl ObjectImpl for ScreamRecv {
                     "SSRC of the feedback's sender field",
                     (0, u32::MAX, d.rtcp_ssrc),
                 ),
+                glib::ParamSpecString::builder("num-reports")
+                    .blurb(
+                        "How feedback writes num_reports: rfc (the count, RFC 8888) or \
+                         minus-one (the count minus one, as Ericsson's screamtx reads it)",
+                    )
+                    .default_value(Some(d.num_reports.name()))
+                    .mutable_ready()
+                    .build(),
                 uint(
                     "packets-per-report",
                     "A report every this many packets (1..=64)",
@@ -140,6 +159,13 @@ impl ObjectImpl for ScreamRecv {
                     .unwrap_or_else(|| Settings::default().caps);
             }
             "rtcp-ssrc" => s.rtcp_ssrc = num(),
+            "num-reports" => {
+                let name = value.get::<Option<String>>().ok().flatten();
+                match count_convention(name.as_deref().unwrap_or_default()) {
+                    Ok(c) => s.num_reports = c,
+                    Err(e) => gst::warning!(CAT, imp = self, "{e}"),
+                }
+            }
             "packets-per-report" => s.packets_per_report = num(),
             "max-report-interval" => s.max_report_interval_ms = num(),
             "stats-interval" => s.stats_interval_ms = num(),
@@ -154,6 +180,7 @@ impl ObjectImpl for ScreamRecv {
             "port" => s.port.to_value(),
             "caps" => s.caps.to_value(),
             "rtcp-ssrc" => s.rtcp_ssrc.to_value(),
+            "num-reports" => s.num_reports.name().to_value(),
             "packets-per-report" => s.packets_per_report.to_value(),
             "max-report-interval" => s.max_report_interval_ms.to_value(),
             "stats-interval" => s.stats_interval_ms.to_value(),
@@ -192,7 +219,13 @@ impl ScreamRecv {
         let (wake, woken) =
             UnixStream::pair().map_err(|e| format!("cannot make a wake-up pipe: {e}"))?;
         wake.set_nonblocking(true).map_err(|e| e.to_string())?;
-        let core = RecvCore::new(SocketAddr::new(ip, port), config, s.rtcp_ssrc, woken)?;
+        let core = RecvCore::new(
+            SocketAddr::new(ip, port),
+            config,
+            s.rtcp_ssrc,
+            s.num_reports,
+            woken,
+        )?;
         *lock(&self.wake) = Some(wake);
         Ok(core)
     }
