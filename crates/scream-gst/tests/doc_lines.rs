@@ -48,6 +48,12 @@ fn spawn(line: &str) -> Service {
         .args(["-c", &format!("exec {line}")])
         .env("PATH", path)
         .env("GST_PLUGIN_PATH", plugin_dir())
+        // The receiver line ends in autovideosink, which takes the best-ranked video
+        // sink installed. Headless, which one that is depends on the plugins present,
+        // and some (waylandsink, kmssink) wait forever for a display instead of
+        // failing; ranking fakevideosink first makes the choice the same everywhere
+        // without changing the line.
+        .env("GST_PLUGIN_FEATURE_RANK", "fakevideosink:MAX")
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")
         .stdout(Stdio::piped())
