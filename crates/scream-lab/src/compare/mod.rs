@@ -5,7 +5,7 @@
 //! A run is its folder: what `scream sim` or `scream send --out` wrote. Both front ends
 //! take the same steps through here — [`labels`], [`read_run`] for every folder (a
 //! folder that is not a run is refused before anything is written), [`definition`] to
-//! claim the output folder, then [`write`] — so their files are the same bytes.
+//! claim the output folder, then [`write()`] — so their files are the same bytes.
 
 mod table;
 
@@ -41,7 +41,7 @@ pub struct ComparedRun {
     pub rows: Vec<Row>,
 }
 
-/// What [`write`] wrote.
+/// What [`write()`] wrote.
 #[derive(Debug, Clone)]
 pub struct Written {
     /// Every file, in the order written.

@@ -10,7 +10,7 @@
 //! ([`SeedSummary`], seeds.csv and seeds.json).
 //!
 //! A set is made in one go ([`run`]: each seed simulated and written at once, as the
-//! command does) or from runs already in memory ([`write`], for the Python package's
+//! command does) or from runs already in memory ([`write()`], for the Python package's
 //! `Runs.write`); both write each seed through the same steps, so the folders are the
 //! same. Choosing and claiming the folder is the caller's (the rule of
 //! `scream_sim::output::folder`, with [`definition`]); this module writes inside it.
@@ -61,7 +61,7 @@ pub struct Options<'a> {
     pub executor: &'a dyn Executor,
     /// Skip each run's PNG and SVG figures.
     pub no_plots: bool,
-    /// The wall clock, for each run's wall time and start ([`run`]; [`write`] takes
+    /// The wall clock, for each run's wall time and start ([`run`]; [`write()`] takes
     /// both from the runs it is given).
     pub clock: &'a dyn Clock,
     /// The build, for each run's manifest.

@@ -44,16 +44,16 @@ pub struct RunMetrics {
     pub frame_p95_ms: f64,
     /// Frame delay p99, ms (worst flow).
     pub frame_p99_ms: f64,
-    /// Frames delivered more than [`LATE_FRAME`] after they entered the sender's queue.
+    /// Frames delivered more than `LATE_FRAME` (1 s) after they entered the sender's queue.
     pub late_frames: u64,
     /// Frames lost or discarded (all flows).
     pub lost_frames: u64,
     /// Longest time a flow received nothing while the link carried at least 1 Mbit/s.
     pub silence_s: f64,
-    /// Longest starvation of a flow (below [`STARVED_SHARE`] of its fair share), s.
+    /// Longest starvation of a flow (below `STARVED_SHARE`, 10 %, of its fair share), s.
     pub starvation_s: f64,
     /// After the class's event, how long the flows took to be back at half the usable
-    /// rate (see [`drop_recovery`] and the outage recovery of `scream eval v2`); for an
+    /// rate (see `drop_recovery` and the outage recovery of `scream eval v2`); for an
     /// outage never recovered from, the time until the run ended.
     pub recovery_s: Option<f64>,
     /// Jain's index over the second half of the run (several flows).
@@ -61,7 +61,7 @@ pub struct RunMetrics {
 }
 
 impl RunMetrics {
-    /// Whether a flow starved for at least [`STARVED_FOR_S`].
+    /// Whether a flow starved for at least `STARVED_FOR_S` (2 s).
     pub fn starved(&self) -> bool {
         self.starvation_s >= STARVED_FOR_S
     }
