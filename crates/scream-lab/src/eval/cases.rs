@@ -22,6 +22,27 @@ pub(crate) const MIN_BITRATE_MBPS: f64 = 0.1;
 pub(crate) const START_BITRATE_MBPS: f64 = 1.0;
 /// Highest target, Mbit/s: above every synthetic capacity, so the links limit the flows.
 pub(crate) const MAX_BITRATE_MBPS: f64 = 100.0;
+
+/// Flow `i` of an evaluation case: SCReAM V2 at `FPS`, between the evaluation's bitrate
+/// limits, in `mode`, with the improvements of `options`; the matrix of `eval v2` and
+/// the drawn links of `eval robust` run the same flow.
+pub(crate) fn eval_flow(i: usize, mode: Mode, start_s: f64, options: OptionSet) -> FlowConfig {
+    FlowConfig {
+        name: format!("flow{i}"),
+        algorithm: Algorithm::default(),
+        ecn: mode.ecn(),
+        start_s,
+        min_bitrate_mbps: MIN_BITRATE_MBPS,
+        start_bitrate_mbps: START_BITRATE_MBPS,
+        max_bitrate_mbps: MAX_BITRATE_MBPS,
+        source: SourceConfig {
+            fps: FPS,
+            ..SourceConfig::default()
+        },
+        improvements: options.names(),
+        ..FlowConfig::default()
+    }
+}
 /// Propagation delay each way of the single-flow cases, ms (a cellular round trip of
 /// about 20 ms, as the built-in `5g-synthetic` and `lte-synthetic` scenarios).
 pub(crate) const SINGLE_ONE_WAY_MS: f64 = 10.0;
@@ -318,24 +339,13 @@ impl Case {
             }
         }
         let flows = (0..n)
-            .map(|i| FlowConfig {
-                name: format!("flow{i}"),
-                algorithm: Algorithm::default(),
-                ecn: self.mode.ecn(),
-                start_s: if n > 1 {
+            .map(|i| {
+                let start_s = if n > 1 {
                     SHARED_LAST_START_S * i as f64 / (n - 1) as f64
                 } else {
                     0.0
-                },
-                min_bitrate_mbps: MIN_BITRATE_MBPS,
-                start_bitrate_mbps: START_BITRATE_MBPS,
-                max_bitrate_mbps: MAX_BITRATE_MBPS,
-                source: SourceConfig {
-                    fps: FPS,
-                    ..SourceConfig::default()
-                },
-                improvements: self.options.names(),
-                ..FlowConfig::default()
+                };
+                eval_flow(i, self.mode, start_s, self.options)
             })
             .collect();
         Ok(Scenario {

@@ -11,11 +11,9 @@ use std::fmt;
 
 use scream_netmodel::RngStream;
 use scream_netmodel::synthetic::{self, shapes};
-use scream_sim::scenario::{FlowConfig, LinkConfig, Scenario, SourceConfig};
+use scream_sim::scenario::{LinkConfig, Scenario};
 
-use crate::eval::cases::{
-    FPS, MAX_BITRATE_MBPS, MIN_BITRATE_MBPS, Mode, OptionSet, START_BITRATE_MBPS,
-};
+use crate::eval::cases::{Mode, OptionSet, eval_flow};
 
 /// One-way propagation delay, ms: a metro path to a continental one.
 pub(crate) const ONE_WAY_MS: [f64; 2] = [5.0, 50.0];
@@ -298,20 +296,7 @@ impl Draw {
             .starts_s
             .iter()
             .enumerate()
-            .map(|(i, &start_s)| FlowConfig {
-                name: format!("flow{i}"),
-                ecn: self.mode.ecn(),
-                start_s,
-                min_bitrate_mbps: MIN_BITRATE_MBPS,
-                start_bitrate_mbps: START_BITRATE_MBPS,
-                max_bitrate_mbps: MAX_BITRATE_MBPS,
-                source: SourceConfig {
-                    fps: FPS,
-                    ..SourceConfig::default()
-                },
-                improvements: options.names(),
-                ..FlowConfig::default()
-            })
+            .map(|(i, &start_s)| eval_flow(i, self.mode, start_s, options))
             .collect();
         Scenario {
             name: format!("{}/{options}", self.id()),
