@@ -46,9 +46,9 @@ fn a_tiny_study_writes_every_cell_of_the_report() {
         .collect();
     assert_eq!(rows.len(), 2, "{text}");
     for row in rows {
-        // users + 2 algorithms x 5 columns, every one a number.
+        // users + 2 algorithms x 6 columns, every one a number.
         let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
-        assert_eq!(cells.len(), 11, "{row}");
+        assert_eq!(cells.len(), 13, "{row}");
         assert!(cells.iter().all(|c| c.parse::<f64>().is_ok()), "{row}");
     }
     for f in ["frame-delay", "packet-delay", "bitrate"] {

@@ -87,7 +87,9 @@ pub fn render(setup: &Setup, results: &[CellResult], command: &str, figures: boo
     out.push_str(
         "Columns per algorithm: **frame** = video frame delay and **packet** = IP packet \
          one-way delay, each the 98th percentile per user and then the 95th percentile \
-         over users (nearest rank: up to 19 users, the worst user), ms; **loss** = video \
+         over users (nearest rank: up to 19 users, the worst user), ms; **RTP queue** = \
+         the same statistic of the sender's RTP queue delay (20 ms samples), the wait \
+         that frame delay includes and packet delay does not, ms; **loss** = video \
          packets dropped / sent, all users, %; **rate** = mean bitrate per user, Mbit/s; \
          **FTP** = throughput the background flows reached, Mbit/s (the offered load \
          counts idle time only, so it is an upper bound).\n",
@@ -108,6 +110,7 @@ pub fn render(setup: &Setup, results: &[CellResult], command: &str, figures: boo
             for col in [
                 "frame ms",
                 "packet ms",
+                "RTP queue ms",
                 "loss %",
                 "rate Mbit/s",
                 "FTP Mbit/s",
@@ -124,16 +127,17 @@ pub fn render(setup: &Setup, results: &[CellResult], command: &str, figures: boo
                     Some(CellOutcome::Done(m)) => {
                         let _ = write!(
                             out,
-                            " {:.0} | {:.0} | {:.2} | {:.2} | {:.2} |",
+                            " {:.0} | {:.0} | {:.0} | {:.2} | {:.2} | {:.2} |",
                             m.frame_delay_ms,
                             m.packet_delay_ms,
+                            m.sender_queue_ms,
                             m.loss_ratio * 100.0,
                             m.bitrate_mbps,
                             m.ftp_mbps
                         );
                     }
-                    Some(CellOutcome::Error(_)) => out.push_str(" error | | | | |"),
-                    None => out.push_str(" — | | | | |"),
+                    Some(CellOutcome::Error(_)) => out.push_str(" error | | | | | |"),
+                    None => out.push_str(" — | | | | | |"),
                 }
             }
             out.push('\n');

@@ -21,6 +21,11 @@ pub struct UserMetrics {
     /// 98th percentile of its packets' one-way delay (propagation plus time at the
     /// link), ms.
     pub packet_delay_p98_ms: f64,
+    /// 98th percentile of its RTP queue delay over the run's samples (every
+    /// `sample_interval_ms`), ms: the time media waited at the sender, the part of the
+    /// frame delay the network does not see.
+    #[serde(default)]
+    pub sender_queue_p98_ms: f64,
     /// Bytes received per active second, Mbit/s.
     pub bitrate_mbps: f64,
     /// Packets dropped or lost / packets sent.
@@ -38,6 +43,9 @@ pub struct CellMetrics {
     pub frame_delay_ms: f64,
     /// [`USER_PERCENTILE`] over users of their packet delay p98, ms.
     pub packet_delay_ms: f64,
+    /// [`USER_PERCENTILE`] over users of their sender queue p98, ms.
+    #[serde(default)]
+    pub sender_queue_ms: f64,
     /// Mean bitrate per user, Mbit/s.
     pub bitrate_mbps: f64,
     /// Video packets dropped or lost / video packets sent, all users together.
@@ -67,6 +75,7 @@ pub fn measure(
             name: f.name.clone(),
             frame_delay_p98_ms: f.frame_delay_ms.p98,
             packet_delay_p98_ms: propagation_ms + f.queue_delay_ms.p98,
+            sender_queue_p98_ms: f.rtp_queue_delay_ms.p98,
             bitrate_mbps: f.throughput_mbps,
             loss_ratio: f.loss_ratio,
             packets_sent: f.packets_sent,
@@ -84,6 +93,7 @@ pub fn measure(
     CellMetrics {
         frame_delay_ms: of(|u| u.frame_delay_p98_ms),
         packet_delay_ms: of(|u| u.packet_delay_p98_ms),
+        sender_queue_ms: of(|u| u.sender_queue_p98_ms),
         bitrate_mbps: if users.is_empty() {
             f64::NAN
         } else {
@@ -145,7 +155,7 @@ mod tests {
             queue_delay_ms: dist(queue_p98),
             estimated_queue_delay_ms: Default::default(),
             srtt_ms: Default::default(),
-            rtp_queue_delay_ms: Default::default(),
+            rtp_queue_delay_ms: dist(frame_p98 / 2.0),
             frame_delay_ms: dist(frame_p98),
             frames: Default::default(),
             loss_ratio: 0.01,
@@ -193,6 +203,7 @@ mod tests {
         // 19th of 20 users: frame 190 ms, packet 20 + 19 ms; FTP left out.
         assert_eq!(m.frame_delay_ms, 190.0);
         assert_eq!(m.packet_delay_ms, 39.0);
+        assert_eq!(m.sender_queue_ms, 95.0);
         assert!((m.bitrate_mbps - 0.5).abs() < 1e-12);
         assert!((m.loss_ratio - 0.01).abs() < 1e-12);
         assert!((m.ftp_mbps - 3.25).abs() < 1e-12);
