@@ -108,7 +108,9 @@ pub fn measure(
                 let active = (summary.duration_s - start_s(&f.name)).max(0.0);
                 f.throughput_mbps * active / summary.duration_s.max(f64::MIN_POSITIVE)
             })
-            .sum(),
+            // Not `sum()`: a float sum of nothing is -0.0, which a cell without FTP
+            // would print as "-0.00".
+            .fold(0.0, |total, mbps| total + mbps),
         capacity_mbps: summary
             .links
             .iter()
@@ -208,5 +210,20 @@ mod tests {
         assert!((m.loss_ratio - 0.01).abs() < 1e-12);
         assert!((m.ftp_mbps - 3.25).abs() < 1e-12);
         assert!(m.capacity_mbps.is_nan());
+    }
+
+    #[test]
+    fn a_cell_without_ftp_has_a_positive_zero_ftp_rate() {
+        let summary = Summary {
+            scenario: "x".into(),
+            seed: 1,
+            duration_s: 10.0,
+            wall_time_s: 0.0,
+            links: Vec::new(),
+            flows: vec![flow("video1", "scream", 10.0, 1.0, 0.5)],
+        };
+        let m = measure(&summary, 20.0, &|_: &str| 0.0);
+        assert_eq!(m.ftp_mbps, 0.0);
+        assert!(m.ftp_mbps.is_sign_positive(), "prints as -0.00 otherwise");
     }
 }
