@@ -81,23 +81,24 @@ impl Draft00Config {
     /// Checks every field against its range, and the limits between fields.
     pub(crate) fn validate(&self) -> Result<(), ConfigError> {
         self.check_ranges()?;
-        if self.cwnd_headroom_min > self.cwnd_headroom_max {
+        // Both limits name the upper field, as SCReAM V2 does for its own pair.
+        if self.cwnd_headroom_max < self.cwnd_headroom_min {
             return Err(ConfigError {
-                field: "cwnd_headroom_min",
-                value: self.cwnd_headroom_min.to_string(),
+                field: "cwnd_headroom_max",
+                value: self.cwnd_headroom_max.to_string(),
                 reason: format!(
-                    "must be at most cwnd_headroom_max ({})",
-                    self.cwnd_headroom_max
+                    "must be in [{}, 10] (at least cwnd_headroom_min)",
+                    self.cwnd_headroom_min
                 ),
             });
         }
-        if self.scale_factor_min > self.scale_factor_max {
+        if self.scale_factor_max < self.scale_factor_min {
             return Err(ConfigError {
-                field: "scale_factor_min",
-                value: self.scale_factor_min.to_string(),
+                field: "scale_factor_max",
+                value: self.scale_factor_max.to_string(),
                 reason: format!(
-                    "must be at most scale_factor_max ({})",
-                    self.scale_factor_max
+                    "must be in [{}, 1] (at least scale_factor_min)",
+                    self.scale_factor_min
                 ),
             });
         }
