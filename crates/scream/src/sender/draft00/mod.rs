@@ -1,46 +1,46 @@
 //! `scream-draft00`: the early SCReAM of draft-johansson-rmcat-scream-cc-00
-//! (Johansson, Sarker, February 2014), kept small for historical comparison.
+//! (Johansson, Sarker, 17 June 2014), kept small for historical comparison. Each rule
+//! follows the draft's §9 pseudo code; the section is cited where it is implemented.
 //!
-//! - **Congestion window** (`window`): LEDBAT's law (RFC 6817) on the one-way queue
-//!   delay, with a gain up below the OWD target (80 ms) and a gain down above it; loss
-//!   scales the window by `beta_loss` (0.8) at most once per smoothed RTT; bytes in
-//!   flight may exceed the window by `cwnd_headroom`.
-//! - **Media rate control** (`rate`): each stream's target is its share of the
-//!   window's rate `8 · cwnd / sRTT`, times a scale factor that falls from 1 as the
-//!   largest RTP-queue age of the last five RTTs grows.
-//! - **Frame skipping**: a frame that arrives while its stream's RTP queue is older
-//!   than `frame_skip_delay` (100 ms) is not queued; the sender counts it and raises
-//!   [`crate::sender::Event::FrameSkipped`].
-//! - **Packet pacing**: at `pacing_headroom` times the window's rate (or the total
-//!   target, if higher).
-//!
-//! # Sources
-//!
-//! The text of the -00 revision could not be consulted when this was written (later
-//! revisions and RFC 8298 changed the algorithm, so they are no substitute). The
-//! draft's constants as the project's design notes give them are the defaults: OWD
-//! target 80 ms, loss back-off 0.8, frame skipping at an RTP-queue age of 100 ms (the
-//! draft's LTE simulations), an RTP-queue history of about five RTTs. Check them
-//! against the draft before quoting results as the draft's.
+//! - **Congestion window** (`window`, §9.1.3-§9.1.4): LEDBAT's law on the one-way
+//!   queue delay with an 80 ms target. It grows (`gainUp`) only while
+//!   `bytesInFlight · cwndHeadroom > cwnd`, the headroom going from 2 at an empty
+//!   queue to 1 at the target; it shrinks (`gainDown`) at and above the target, up to
+//!   twice as fast on RTTs above 100 ms while the delay does not fall; a loss event
+//!   scales it by 0.8, at most once per RTT; it never goes below three packets.
+//! - **Transmission** (§9.1.2): a packet leaves only while `bytesInFlight + size <
+//!   cwnd`, paced at the window's rate `8 · cwnd / rtt` (at least 50 kbit/s), and no
+//!   closer than 1 ms to the previous one.
+//! - **Video rate** (`rate`, §9.1.5-§9.1.6): each stream's target is a scale factor
+//!   times its `max_bitrate`. The factor follows the average RTP-queue age of the last
+//!   five frames: down in proportion to it above half a frame period, otherwise up by
+//!   a limited step that a high one-way delay slows down.
+//! - **Frame skipping** (§9.1.6, threshold from §10): a frame that arrives while its
+//!   stream's RTP queue is older than `frame_skip_delay` (100 ms) is not queued; the
+//!   sender counts it and raises [`crate::sender::Event::FrameSkipped`].
 //!
 //! # What the draft leaves open, and what is chosen here
 //!
-//! Where no value could be taken from the draft, the choice is stated at the parameter
-//! ([`Draft00Config`]) and in `docs/scream-draft00.md`:
+//! §9 lists fast start, congestion window validation, adjustment to competing flows
+//! and the discard of old frames as missing, and leaves the video constants
+//! `NOT_SPECIFIED`. The choices are stated at each parameter ([`Draft00Config`]) and
+//! in `docs/scream-draft00.md`:
 //!
-//! - `gain_up` = `gain_down` = 1, LEDBAT's `GAIN`;
-//! - the window headroom 1.5 and the pacing headroom 1.5, the values later SCReAM
-//!   revisions give the same quantities;
-//! - the scale factor is linear in the RTP-queue age, from 1 at an empty queue to
-//!   `scale_factor_min` (0.5) at the frame-skip age;
-//! - the window grows only up to one packet beyond the largest recent bytes in flight
-//!   (RFC 6817 `ALLOWED_INCREASE`), so an application-limited sender keeps its window;
-//! - CE counts as a loss (RFC 3168 §5), as no ECN reaction of the draft's own is known
-//!   here; a sender that sends Not-ECT ignores CE reports (no network marks them);
-//! - key frames are never skipped: without them the receiver cannot decode again;
-//! - the queue delay is the latest sample, the smoothed RTT and the base delay are the
-//!   chassis' (shared with every generation), and so are its RTP-queue discard, stall
-//!   guard and base delay refresh (whose rate reduction applies here too).
+//! - no fast start, no window validation, no adjustment to competing flows (the
+//!   OWD target stays put); the discard of old frames is the chassis' (at
+//!   `max_rtp_queue_delay`), shared with every generation;
+//! - the scale factor is relative to the stream's `max_bitrate`, between 0.1 (§10's
+//!   video ran 150 to 1500 kbit/s) and 1; `rampUpTime`, used but never defined, is 4 s
+//!   (§3.1: the ramp-up takes 3 to 5 s); the frame period is measured;
+//! - `mtuMax` of the window floor is the draft's `mss`, the largest packet sent;
+//! - CE counts as a loss (RFC 3168 §5), as the draft leaves its ECN echo "T.B.D."; a
+//!   sender that sends Not-ECT ignores CE reports;
+//! - the skip decision uses the RTP-queue age when the frame arrives (the draft's
+//!   loop decides it one frame earlier, after queueing the previous frame), and key
+//!   frames are never skipped: without them the receiver cannot decode again;
+//! - the one-way delay is the chassis' latest queue delay sample, its RTT the
+//!   smoothed RTT; its RTP-queue discard, stall guard and base delay refresh (whose
+//!   rate reduction applies here too) are shared with every generation.
 
 pub(crate) mod config;
 pub(crate) mod rate;
@@ -54,43 +54,27 @@ use super::generation::contract::{
     AckSummary, BackOffCause, DelayParams, Measurements, TargetInput,
 };
 use super::generation::controller::Controller;
-use super::scheduler;
 use super::stream::{MediaFrame, Stream};
 use crate::time::{Duration, Instant};
 use crate::units::Bitrate;
-use rate::AgeHistory;
+use rate::VideoRate;
 use stats::Draft00Stats;
 
-/// Lowest pacing rate, bit/s (RFC 8298 `RATE_PACE_MIN`; draft-00 gives none).
+/// Lowest pacing rate, bit/s (§9.1.2: "we assume a min bw of 50kbps").
 const RATE_PACE_MIN_BPS: f64 = 50_000.0;
+/// Shortest time between two packets (§9.1.2: "a min tp of 1ms").
+const TP_MIN: Duration = Duration::from_millis(1);
 /// EWMA gain of the averaged queue delay the chassis keeps; draft-00 does not use it,
 /// it only appears in the statistics.
 const QDELAY_AVG_G: f64 = 1.0 / 8.0;
-
-/// One stream's draft-00 state.
-#[derive(Debug, Clone)]
-pub(crate) struct Draft00Stream {
-    ages: AgeHistory,
-    /// The scale factor of the latest target update.
-    scale: f64,
-}
-
-impl Default for Draft00Stream {
-    fn default() -> Self {
-        Self {
-            ages: AgeHistory::default(),
-            scale: 1.0,
-        }
-    }
-}
 
 /// The state of the draft-00 generation.
 #[derive(Debug, Clone)]
 pub(crate) struct Draft00 {
     pub(crate) cfg: Draft00Config,
     pub(crate) window: window::Cwnd,
-    /// Per-stream RTP-queue age history and scale factor, indexed like the streams.
-    pub(crate) streams: Vec<Draft00Stream>,
+    /// Per-stream video rate adaptation, indexed like the streams.
+    pub(crate) streams: Vec<VideoRate>,
     /// The smoothed RTT of the latest feedback or target update (the chassis' initial
     /// one before either).
     srtt: Duration,
@@ -113,12 +97,13 @@ impl Controller for Draft00 {
     }
 
     fn on_stream_added(&mut self, _stream: &Stream) {
-        self.streams.push(Draft00Stream::default());
+        self.streams.push(VideoRate::new(&self.cfg));
     }
 
-    /// Frame skipping: whether a frame arriving at `now` enters stream `idx`'s RTP
-    /// queue, which is `queue_delay` old. Records the age for the rate control either
-    /// way.
+    /// Frame skipping (§9.1.6 `skipFrame`): whether a frame arriving at `now` enters
+    /// stream `idx`'s RTP queue, which is `queue_delay` old. Every frame, skipped or
+    /// not, then adjusts the stream's scale factor (§9.1.5 `encodeVideoFrame` calls
+    /// `adjustVideoBitrate` either way).
     fn admit_frame(
         &mut self,
         idx: usize,
@@ -126,10 +111,11 @@ impl Controller for Draft00 {
         queue_delay: Duration,
         now: Instant,
     ) -> bool {
+        let owd = self.window.owd();
         let Some(s) = self.streams.get_mut(idx) else {
             return true;
         };
-        s.ages.record(now, queue_delay, self.srtt);
+        s.on_frame(&self.cfg, now, queue_delay, owd);
         let skip = queue_delay > self.cfg.frame_skip_delay && !frame.key_frame;
         if skip {
             self.frames_skipped += 1;
@@ -143,7 +129,7 @@ impl Controller for Draft00 {
     /// Stream `idx`'s RTP queue was discarded: its ages no longer describe it.
     fn on_discard(&mut self, idx: usize) {
         if let Some(s) = self.streams.get_mut(idx) {
-            s.ages.clear();
+            s.clear_ages();
         }
     }
 
@@ -164,8 +150,8 @@ impl Controller for Draft00 {
         self.window.on_feedback(&self.cfg, ack, m)
     }
 
-    fn on_packet_sent(&mut self, _idx: usize, _now: Instant, _size: u32, bytes_in_flight: u64) {
-        self.window.on_sent(bytes_in_flight);
+    fn on_packet_sent(&mut self, _idx: usize, _now: Instant, size: u32, _bytes_in_flight: u64) {
+        self.window.on_sent(size);
     }
 
     fn window_bytes(&self) -> u64 {
@@ -173,42 +159,34 @@ impl Controller for Draft00 {
     }
 
     fn send_limit_bytes(&self, _steadiness: f64, _mss: u64) -> u64 {
-        self.window.send_limit_bytes(&self.cfg)
+        self.window.send_limit_bytes()
     }
 
-    /// Each stream's share of the window's rate, scaled by its RTP-queue age.
+    /// §9.1.5: the encoder scales its frames by the stream's scale factor; here the
+    /// target is that factor times the stream's `max_bitrate` (chosen reading of
+    /// `encode(..., scaleFactor)`), times the chassis' base delay refresh factor.
     fn update_targets(&mut self, streams: &mut [Stream], input: &TargetInput) {
         self.srtt = input.srtt;
-        let rate = rate::window_rate_bps(self.window.cwnd_bytes(), input.srtt);
-        let total = Bitrate::from_bps(rate * input.rate_factor);
-        scheduler::allocate(total, streams);
-        for (s, d) in streams.iter_mut().zip(&mut self.streams) {
-            d.scale = rate::scale_factor(
-                d.ages.max(),
-                self.cfg.frame_skip_delay,
-                self.cfg.scale_factor_min,
-            );
-            s.target = s
-                .rate_share
-                .scale(d.scale)
-                .clamp(s.config.min_bitrate, s.config.max_bitrate);
+        for (s, d) in streams.iter_mut().zip(&self.streams) {
+            let wanted = s.config.max_bitrate.scale(d.scale() * input.rate_factor);
+            s.rate_share = wanted;
+            s.target = wanted.clamp(s.config.min_bitrate, s.config.max_bitrate);
         }
     }
 
-    /// `pacing_headroom` times the window's rate, or the total target if that is
-    /// higher (before the first feedback, or at the streams' minimum bitrates).
+    /// §9.1.2 packet pacing: `tp = max(1 ms, size · 8 / max(50 kbit/s, cwnd · 8 /
+    /// rtt))`. The pacer spaces packets by size over rate, so the 1 ms floor becomes a
+    /// rate ceiling of one largest packet per millisecond.
     fn pacing_rate(
         &self,
-        streams: &[Stream],
+        _streams: &[Stream],
         _media_rate: Bitrate,
         _peak: Option<Bitrate>,
     ) -> Bitrate {
-        let window = rate::window_rate_bps(self.window.cwnd_bytes(), self.srtt);
-        let total = streams
-            .iter()
-            .fold(Bitrate::ZERO, |acc, s| acc + s.target)
-            .bps();
-        Bitrate::from_bps((self.cfg.pacing_headroom * window.max(total)).max(RATE_PACE_MIN_BPS))
+        let rtt = self.srtt.max(Duration::from_millis(1)).as_secs_f64();
+        let bw = (8.0 * self.window.cwnd_bytes() as f64 / rtt).max(RATE_PACE_MIN_BPS);
+        let ceiling = 8.0 * self.window.mss() as f64 / TP_MIN.as_secs_f64();
+        Bitrate::from_bps(bw.min(ceiling))
     }
 
     // Draft-00 follows every RTT sample alike (never application-limited), has no
@@ -218,8 +196,8 @@ impl Controller for Draft00 {
         Draft00Stats {
             owd_target: self.cfg.owd_target,
             off_target: self.window.off_target(),
-            cwnd_headroom: self.cfg.cwnd_headroom,
-            scale_factors: self.streams.iter().map(|s| s.scale).collect(),
+            cwnd_headroom: self.window.headroom(),
+            scale_factors: self.streams.iter().map(VideoRate::scale).collect(),
             frames_skipped: self.frames_skipped,
         }
     }

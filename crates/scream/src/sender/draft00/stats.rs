@@ -11,10 +11,12 @@ pub struct Draft00Stats {
     /// Distance of the latest queue delay to the OWD target, relative to the target:
     /// 1 at an empty queue, 0 at the target, negative above it.
     pub off_target: f64,
-    /// Factor by which bytes in flight may exceed the congestion window.
+    /// The latest growth headroom (draft-00 §9.1.4 `cwndHeadroom`): the window may
+    /// grow only while bytes in flight times this exceed it; 2 at an empty queue, 1 at
+    /// the OWD target and above.
     pub cwnd_headroom: f64,
-    /// Each stream's media-rate scale factor (1 with a fresh RTP queue, lower as it
-    /// ages), in the order streams were added.
+    /// Each stream's media-rate scale factor (§9.1.5 `scaleFactor`, the target over
+    /// the stream's `max_bitrate`), in the order streams were added.
     pub scale_factors: Vec<f64>,
     /// Frames skipped because their stream's RTP queue was too old, all streams.
     pub frames_skipped: u64,

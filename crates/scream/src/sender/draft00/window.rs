@@ -1,51 +1,77 @@
-//! The draft-00 congestion window: LEDBAT's delay-based law (RFC 6817 §2.4.2) with
-//! separate gains up and down, a back-off by `beta_loss` on loss at most once per RTT,
-//! and a send window `cwnd_headroom` times the congestion window.
+//! The draft-00 congestion window (draft-johansson-rmcat-scream-cc-00 §9.1.2-§9.1.4):
+//! LEDBAT's law on the one-way queue delay, which grows only while the pipe is filled
+//! enough (the headroom), shrinks up to twice as fast while the delay does not fall on
+//! long RTTs, and backs off by `beta` on a loss event, at most once per RTT.
 
 use super::config::Draft00Config;
 use crate::sender::generation::contract::{AckSummary, BackOffCause, Measurements};
 use crate::time::{Duration, Instant};
 
-/// The window may grow to at most this many packets beyond the largest recent bytes in
-/// flight (RFC 6817 §2.4.2 `ALLOWED_INCREASE`, 1), so that a sender that does not fill
-/// its window does not grow it for nothing.
-const ALLOWED_INCREASE_PACKETS: f64 = 1.0;
+/// Packet size assumed before the first packet (§9.1.2 `MSS_INIT` = 1200 bytes).
+pub(crate) const MSS_INIT: u64 = 1200;
+/// The loss back-off never goes below this many packets (§9.1.2 `cwndMin = 2*mss`).
+const CWND_MIN_PACKETS: f64 = 2.0;
+/// The window never goes below this many packets after an update (§9.1.4
+/// `cwnd = max(3*mtuMax, cwnd)`; `mtuMax` is taken as the largest packet sent, the
+/// draft's `mss`).
+const CWND_FLOOR_PACKETS: f64 = 3.0;
+/// `offTarget` is clamped at this value on decrease (§9.1.4 `max(-3.0, offTarget)`),
+/// so a queue four times the target shrinks the window no faster than one at that.
+const OFF_TARGET_FLOOR: f64 = -3.0;
+/// RTT at which the fast decrease starts to count (§9.1.4 `max(0.1, getRtt())/0.1`):
+/// the RTT factor is 1 up to 100 ms and grows with the RTT above.
+const RTT_FACTOR_REF: Duration = Duration::from_millis(100);
+/// Largest RTT factor of the fast decrease (§9.1.4 `Math.min(2.0, ...)`).
+const RTT_FACTOR_MAX: f64 = 2.0;
 
 /// Congestion window state.
 #[derive(Debug, Clone)]
 pub(crate) struct Cwnd {
     cwnd: f64,
-    /// When the window last backed off for loss or CE.
-    last_backoff: Option<Instant>,
-    /// Largest bytes in flight in the current sRTT period, and in the previous one.
-    max_bif: u64,
-    max_bif_prev: u64,
-    bif_period_start: Option<Instant>,
-    /// The latest normalised distance to the OWD target (`off_target`).
+    /// When the window last backed off for a loss event (§9.1.3 `lastLossEvent`).
+    last_loss_event: Option<Instant>,
+    /// Largest packet sent so far, at least `MSS_INIT` (§9.1.2 `mss`).
+    mss: u64,
+    /// The queue delay of the previous feedback (§9.1.4 `lastOwd`).
+    last_owd: Duration,
+    /// The queue delay of the latest feedback (§9.1.3 `owd`).
+    owd: Duration,
+    /// The latest normalised distance to the OWD target (§9.1.4 `offTarget`).
     off_target: f64,
-    /// The smallest window for the packet size of the moment.
-    min_wnd: f64,
+    /// The latest growth headroom (§9.1.4 `cwndHeadroom`).
+    headroom: f64,
     /// Whether CE marks count as congestion (the packets are sent ECN-capable).
     react_to_ce: bool,
 }
 
 impl Cwnd {
     pub(crate) fn new(cfg: &Draft00Config, react_to_ce: bool) -> Self {
-        let min_wnd = f64::from(cfg.min_cwnd_bytes);
-        Self {
-            cwnd: f64::from(cfg.initial_cwnd_bytes).max(min_wnd),
-            last_backoff: None,
-            max_bif: 0,
-            max_bif_prev: 0,
-            bif_period_start: None,
+        let mut w = Self {
+            cwnd: f64::from(cfg.initial_cwnd_bytes),
+            last_loss_event: None,
+            mss: MSS_INIT,
+            last_owd: Duration::ZERO,
+            owd: Duration::ZERO,
             off_target: 0.0,
-            min_wnd,
+            headroom: cfg.cwnd_headroom_max,
             react_to_ce,
-        }
+        };
+        w.cwnd = w.cwnd.max(w.floor());
+        w
     }
 
     pub(crate) fn cwnd_bytes(&self) -> u64 {
         self.cwnd.round() as u64
+    }
+
+    /// The draft's `mss`: the largest packet sent so far, at least `MSS_INIT`.
+    pub(crate) fn mss(&self) -> u64 {
+        self.mss
+    }
+
+    /// The queue delay of the latest feedback (the draft's `owd`).
+    pub(crate) fn owd(&self) -> Duration {
+        self.owd
     }
 
     /// The normalised distance of the latest queue delay to the OWD target: 1 at an
@@ -54,17 +80,28 @@ impl Cwnd {
         self.off_target
     }
 
-    /// Bytes in flight may exceed the window by the headroom, and no further.
-    pub(crate) fn send_limit_bytes(&self, cfg: &Draft00Config) -> u64 {
-        (self.cwnd * cfg.cwnd_headroom).round() as u64
+    /// The latest growth headroom (§9.1.4 `cwndHeadroom`).
+    pub(crate) fn headroom(&self) -> f64 {
+        self.headroom
     }
 
-    pub(crate) fn on_sent(&mut self, bytes_in_flight: u64) {
-        self.max_bif = self.max_bif.max(bytes_in_flight);
+    /// §9.1.2: a packet may leave only while `bytesInFlight + size < cwnd`, so the
+    /// largest flight allowed is one byte below the window.
+    pub(crate) fn send_limit_bytes(&self) -> u64 {
+        (self.cwnd.ceil() as u64).saturating_sub(1)
     }
 
-    /// Updates the window for one feedback; returns the back-off it made, if any, with
-    /// the window before and after it, bytes.
+    /// A packet of `size` bytes left (§9.1.2: `mss = max(mss, size)`).
+    pub(crate) fn on_sent(&mut self, size: u32) {
+        self.mss = self.mss.max(u64::from(size));
+    }
+
+    fn floor(&self) -> f64 {
+        CWND_FLOOR_PACKETS * self.mss as f64
+    }
+
+    /// Updates the window for one feedback (§9.1.3 then §9.1.4); returns the back-off
+    /// it made, if any, with the window before and after it, bytes.
     pub(crate) fn on_feedback(
         &mut self,
         cfg: &Draft00Config,
@@ -72,182 +109,59 @@ impl Cwnd {
         m: &Measurements,
     ) -> Option<(BackOffCause, u64, u64)> {
         let now = m.now;
-        let mss = m.mss_bytes.max(1) as f64;
-        self.min_wnd = f64::from(cfg.min_cwnd_bytes).max(2.0 * mss);
-        self.roll_bytes_in_flight(now, m.srtt, m.bytes_in_flight);
+        let mss = self.mss as f64;
+        self.owd = m.queue_delay;
 
-        // Loss, and CE taken as loss (RFC 3168 §5): one back-off per smoothed RTT, since
-        // the losses of one RTT are one congestion event.
+        // §9.1.3: a loss event counts only if more than an RTT passed since the last
+        // one. CE counts as a loss for a sender that asked for ECN (chosen).
         let congested = ack.packets_lost > 0 || (self.react_to_ce && ack.packets_ce > 0);
         let rested = self
-            .last_backoff
-            .is_none_or(|t| now.saturating_duration_since(t) >= m.srtt);
-        if congested && rested && cfg.beta_loss < 1.0 {
+            .last_loss_event
+            .is_none_or(|t| now.saturating_duration_since(t) > m.srtt);
+        let mut back_off = None;
+        if congested && rested {
+            self.last_loss_event = Some(now);
             let before = self.cwnd_bytes();
-            self.cwnd = (self.cwnd * cfg.beta_loss).max(self.min_wnd);
-            self.last_backoff = Some(now);
+            self.cwnd = (cfg.beta_loss * self.cwnd).max(CWND_MIN_PACKETS * mss);
             let cause = if ack.packets_lost > 0 {
                 BackOffCause::Loss
             } else {
                 BackOffCause::Ce
             };
-            return Some((cause, before, self.cwnd_bytes()));
+            back_off = Some((cause, before, self.cwnd_bytes()));
         }
 
-        // LEDBAT: each acknowledged byte moves the window by gain · off_target · MSS /
-        // cwnd, so a whole window of acknowledgements moves it by gain · off_target
-        // packets.
+        // §9.1.4, after the back-off (the draft's code goes on with the same
+        // feedback): every acknowledged byte moves the window by
+        // gain · offTarget · mss / cwnd.
         let target = cfg.owd_target.as_secs_f64();
-        self.off_target = (target - m.queue_delay.as_secs_f64()) / target;
-        let acked = ack.bytes_acked as f64;
-        if acked > 0.0 {
-            let gain = if self.off_target > 0.0 {
-                cfg.gain_up
-            } else {
-                cfg.gain_down
-            };
-            let change = gain * self.off_target * acked * mss / self.cwnd;
-            if change > 0.0 {
-                let flight = self.max_bif.max(self.max_bif_prev) as f64;
-                let allowed = flight + ALLOWED_INCREASE_PACKETS * mss;
-                if self.cwnd < allowed {
-                    self.cwnd = (self.cwnd + change).min(allowed);
-                }
-            } else {
-                self.cwnd += change;
+        let owd = self.owd.as_secs_f64();
+        self.off_target = (target - owd) / target;
+        self.headroom = cfg.cwnd_headroom_min
+            + self.off_target.max(0.0) * (cfg.cwnd_headroom_max - cfg.cwnd_headroom_min);
+        let per_byte = ack.bytes_acked as f64 * mss / self.cwnd;
+        if self.off_target > 0.0 {
+            // Grow only while the pipe is filled enough: the nearer the target, the
+            // fuller it must be.
+            if m.bytes_in_flight as f64 * self.headroom > self.cwnd {
+                self.cwnd += cfg.gain_up * self.off_target * per_byte;
             }
+        } else {
+            // Shrink faster, on RTTs above 100 ms, while the delay holds or rises.
+            let rtt_factor = if self.owd >= self.last_owd {
+                (m.srtt.max(RTT_FACTOR_REF).as_secs_f64() / RTT_FACTOR_REF.as_secs_f64())
+                    .min(RTT_FACTOR_MAX)
+            } else {
+                1.0
+            };
+            self.cwnd +=
+                cfg.gain_down * rtt_factor * self.off_target.max(OFF_TARGET_FLOOR) * per_byte;
         }
-        self.cwnd = self.cwnd.max(self.min_wnd);
-        None
-    }
-
-    /// Bytes-in-flight maxima per smoothed RTT.
-    fn roll_bytes_in_flight(&mut self, now: Instant, srtt: Duration, bif: u64) {
-        let start = *self.bif_period_start.get_or_insert(now);
-        if now.saturating_duration_since(start) >= srtt {
-            self.max_bif_prev = self.max_bif;
-            self.max_bif = bif;
-            self.bif_period_start = Some(now);
-        }
+        self.cwnd = self.cwnd.max(self.floor());
+        self.last_owd = self.owd;
+        back_off
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sender::config::SenderConfig;
-    use crate::units::Bitrate;
-
-    fn settings() -> Draft00Config {
-        let cfg = SenderConfig::for_generation("scream-draft00").expect("known");
-        cfg.draft00().expect("a draft-00 configuration").clone()
-    }
-
-    fn measurements(now_ms: u64, qdelay_ms: u64, bif: u64) -> Measurements {
-        Measurements {
-            now: Instant::from_millis(now_ms),
-            srtt: Duration::from_millis(50),
-            qdelay_avg: Duration::ZERO,
-            queue_delay: Duration::from_millis(qdelay_ms),
-            rtt_falling: false,
-            rate_acked: Bitrate::ZERO,
-            bytes_in_flight: bif,
-            steadiness: 1.0,
-            total_target: Bitrate::ZERO,
-            total_max: Bitrate::from_mbps(100.0),
-            mss_bytes: 1000,
-        }
-    }
-
-    fn acked(bytes: u64) -> AckSummary {
-        AckSummary {
-            bytes_acked: bytes,
-            packets_acked: bytes / 1000,
-            ..AckSummary::default()
-        }
-    }
-
-    #[test]
-    fn a_window_of_acks_at_an_empty_queue_adds_gain_up_packets() {
-        let cfg = settings();
-        let mut w = Cwnd::new(&cfg, true);
-        w.on_sent(20_000);
-        let before = w.cwnd;
-        // Ten feedbacks acknowledging a tenth of the window each.
-        for i in 0..10 {
-            let chunk = (before / 10.0) as u64;
-            w.on_feedback(&cfg, &acked(chunk), &measurements(1000 + i, 0, 20_000));
-        }
-        let grown = w.cwnd - before;
-        assert!((grown - 1000.0).abs() < 60.0, "{grown}");
-        assert!((w.off_target() - 1.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn the_window_does_not_grow_past_the_flight_plus_one_packet() {
-        let cfg = settings();
-        let mut w = Cwnd::new(&cfg, true);
-        w.on_sent(2000);
-        for i in 0..100 {
-            w.on_feedback(&cfg, &acked(2000), &measurements(1000 + i, 0, 2000));
-        }
-        assert_eq!(
-            w.cwnd_bytes(),
-            10_000,
-            "an unused window stays where it was"
-        );
-    }
-
-    #[test]
-    fn at_twice_the_target_a_window_of_acks_removes_gain_down_packets() {
-        let cfg = settings();
-        let mut w = Cwnd::new(&cfg, true);
-        let before = w.cwnd;
-        for i in 0..10 {
-            let chunk = (before / 10.0) as u64;
-            w.on_feedback(&cfg, &acked(chunk), &measurements(1000 + i, 160, 0));
-        }
-        let shrunk = before - w.cwnd;
-        assert!((shrunk - 1000.0).abs() < 60.0, "{shrunk}");
-    }
-
-    #[test]
-    fn loss_backs_off_once_per_srtt_and_never_below_two_packets() {
-        let cfg = settings();
-        let mut w = Cwnd::new(&cfg, true);
-        let lost = AckSummary {
-            packets_lost: 1,
-            ..AckSummary::default()
-        };
-        let r = w.on_feedback(&cfg, &lost, &measurements(1000, 0, 0));
-        assert_eq!(r, Some((BackOffCause::Loss, 10_000, 8000)));
-        assert_eq!(w.on_feedback(&cfg, &lost, &measurements(1049, 0, 0)), None);
-        assert!(
-            w.on_feedback(&cfg, &lost, &measurements(1050, 0, 0))
-                .is_some()
-        );
-        for i in 0..100 {
-            w.on_feedback(&cfg, &lost, &measurements(2000 + 50 * i, 0, 0));
-        }
-        assert_eq!(w.cwnd_bytes(), 3000);
-    }
-
-    #[test]
-    fn ce_is_a_loss_only_for_a_sender_that_asked_for_ecn() {
-        let cfg = settings();
-        let marked = AckSummary {
-            bytes_acked: 1000,
-            packets_acked: 1,
-            packets_ce: 1,
-            ..AckSummary::default()
-        };
-        let mut w = Cwnd::new(&cfg, true);
-        let r = w.on_feedback(&cfg, &marked, &measurements(1000, 0, 0));
-        assert_eq!(r, Some((BackOffCause::Ce, 10_000, 8000)));
-        let mut w = Cwnd::new(&cfg, false);
-        assert_eq!(
-            w.on_feedback(&cfg, &marked, &measurements(1000, 0, 0)),
-            None
-        );
-    }
-}
+mod tests;
