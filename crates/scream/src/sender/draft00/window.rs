@@ -156,7 +156,6 @@ mod tests {
             total_target: Bitrate::ZERO,
             total_max: Bitrate::from_mbps(100.0),
             mss_bytes: 1000,
-            recovering: false,
         }
     }
 

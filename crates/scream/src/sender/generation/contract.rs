@@ -42,10 +42,6 @@ pub(crate) struct Measurements {
     pub(crate) total_max: Bitrate,
     /// Largest packet on the wire recently (the draft's MSS), bytes.
     pub(crate) mss_bytes: u64,
-    /// In the recovery period after a collapse (`tail-loss-probe`; see the sender's
-    /// `rack` module): the congestion signals describe the old queue, which the
-    /// window has already answered.
-    pub(crate) recovering: bool,
 }
 
 /// What media rate control reads of the chassis.
