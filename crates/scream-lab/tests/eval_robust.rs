@@ -41,6 +41,10 @@ fn the_same_seed_gives_the_same_report_and_another_seed_other_links() {
             ConditionClass::DeadStretch => assert!(m.recovery_s.is_some() && m.jain.is_none()),
             _ => assert!(m.recovery_s.is_none() && m.jain.is_none()),
         }
+        // Only a sudden drop has a regrowth.
+        if d.class != ConditionClass::SuddenDrop {
+            assert!(m.regrowth_s.is_none(), "{m:?}");
+        }
     }
     // One safety line for the option set that is not faithful, covering both classes.
     assert_eq!(a.safety.len(), 1);

@@ -99,6 +99,11 @@ pub const MEASURES: &[Measure] = &[
         get: |m| m.recovery_s,
     },
     Measure {
+        name: "regrowth s",
+        higher_is_better: false,
+        get: |m| m.regrowth_s,
+    },
+    Measure {
         name: "Jain",
         higher_is_better: true,
         get: |m| m.jain,

@@ -28,6 +28,11 @@ pub(crate) const STARVED_MIN_SHARE_MBPS: f64 = 1.0;
 pub(crate) const STARTUP_S: f64 = 5.0;
 /// A run starves a flow when the starvation lasts at least this long, s.
 pub(crate) const STARVED_FOR_S: f64 = 2.0;
+/// Regrowth after a sudden drop: the received rate is averaged over this long, s. A
+/// second spans many RTTs of any drawn path, so the measure tells a sender that is
+/// back near the new capacity from one that only trickles, whatever the queue did in
+/// the first round trips.
+pub(crate) const REGROWTH_AVERAGE_S: f64 = 1.0;
 
 /// What one run measured.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -56,6 +61,10 @@ pub struct RunMetrics {
     /// rate (see `drop_recovery` and the outage recovery of `scream eval v2`); for an
     /// outage never recovered from, the time until the run ended.
     pub recovery_s: Option<f64>,
+    /// After a sudden drop, how long until the flows' received rate over the last
+    /// second (counting nothing from before the drop) first reaches half the usable
+    /// rate after the drop (see `drop_regrowth`).
+    pub regrowth_s: Option<f64>,
     /// Jain's index over the second half of the run (several flows).
     pub jain: Option<f64>,
 }
@@ -87,6 +96,10 @@ pub fn measure_run(draw: &Draw, scenario: &Scenario, run: &RunResult) -> RunMetr
         Event::Drop { at_s, until_s } => Some(drop_recovery(scenario, &flows, at_s, until_s)),
         Event::Dead { .. } => base.recovery.map(|r| r.secs),
     };
+    let regrowth_s = match draw.event {
+        Event::Drop { at_s, until_s } => Some(drop_regrowth(scenario, &flows, at_s, until_s)),
+        Event::None | Event::Dead { .. } => None,
+    };
     RunMetrics {
         throughput_mbps: base.throughput_mbps,
         utilisation: base.utilisation,
@@ -103,6 +116,7 @@ pub fn measure_run(draw: &Draw, scenario: &Scenario, run: &RunResult) -> RunMetr
         silence_s: silence as f64 * period_s,
         starvation_s: starvation as f64 * period_s,
         recovery_s,
+        regrowth_s,
         jain: base.jain,
     }
 }
@@ -179,9 +193,69 @@ pub(crate) fn drop_recovery(
 ) -> f64 {
     let period_s = scenario.sample_interval_ms * 1e-3;
     let avg = (RECOVERY_AVERAGE_S / period_s).round().max(1.0) as usize;
+    let (t, received, usable) = received_and_usable(scenario, flows);
+    let low = |k: usize| {
+        let from = (k + 1).saturating_sub(avg);
+        mean(received[from..=k].iter().copied()).unwrap_or(0.0) < RECOVERED_SHARE * usable[k]
+    };
+    let span: Vec<usize> = (0..t.len())
+        .filter(|&k| t[k] > at_s && t[k] <= until_s)
+        .collect();
+    let Some(dip) = span.iter().position(|&k| low(k)) else {
+        return 0.0;
+    };
+    let back = span[dip..].iter().position(|&k| !low(k));
+    let periods = back.unwrap_or(span.len() - dip);
+    periods as f64 * period_s
+}
+
+/// After a capacity drop at `at_s` (lasting until `until_s`): how long until the
+/// flows' received rate over the last [`REGROWTH_AVERAGE_S`] (1 s) first reaches half
+/// of the usable rate, s. Only periods that start at or after the drop count, each at
+/// most at the usable rate: what arrives faster left the bottleneck before the drop
+/// (the old rate still on its way to the receiver). A sender at the new capacity from
+/// the drop on takes half a second; one that leaves the link idle or regrows slowly
+/// takes longer. Not reached before `until_s`: the time until then.
+pub(crate) fn drop_regrowth(
+    scenario: &Scenario,
+    flows: &[Vec<&Sample>],
+    at_s: f64,
+    until_s: f64,
+) -> f64 {
+    let period_s = scenario.sample_interval_ms * 1e-3;
+    let avg = (REGROWTH_AVERAGE_S / period_s).round().max(1.0) as usize;
+    let (t, received, usable) = received_and_usable(scenario, flows);
+    // A period ends at its sample's time.
+    let span: Vec<usize> = (0..t.len())
+        .filter(|&k| t[k] - period_s >= at_s - 1e-9 && t[k] <= until_s)
+        .collect();
+    let reached = span.iter().enumerate().find(|&(i, &k)| {
+        // The periods since the drop, at most a second of them, over a full second.
+        let since_drop = &span[(i + 1).saturating_sub(avg)..=i];
+        let got: f64 = since_drop
+            .iter()
+            .map(|&j| received[j].min(usable[j]))
+            .sum::<f64>()
+            / avg as f64;
+        got >= RECOVERED_SHARE * usable[k]
+    });
+    match reached {
+        Some((_, &k)) => t[k] - at_s,
+        None => until_s - at_s,
+    }
+}
+
+/// Per sampling period: its time, the flows' received rate, and the usable rate (the
+/// capacity, capped at the active flows' maximum bitrates), Mbit/s.
+fn received_and_usable(
+    scenario: &Scenario,
+    flows: &[Vec<&Sample>],
+) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let len = flows.iter().map(Vec::len).max().unwrap_or(0);
-    let t = |k: usize| flows.iter().find_map(|f| f.get(k)).map_or(0.0, |r| r.t_s);
-    let received: Vec<f64> = (0..len)
+    let t = (0..len)
+        .map(|k| flows.iter().find_map(|f| f.get(k)).map_or(0.0, |r| r.t_s))
+        .collect();
+    let received = (0..len)
         .map(|k| {
             flows
                 .iter()
@@ -190,7 +264,7 @@ pub(crate) fn drop_recovery(
                 .sum()
         })
         .collect();
-    let usable: Vec<f64> = (0..len)
+    let usable = (0..len)
         .map(|k| {
             let rows: Vec<&&Sample> = flows.iter().filter_map(|f| f.get(k)).collect();
             let cap = rows.first().map_or(0.0, |r| r.capacity_mbps);
@@ -202,19 +276,7 @@ pub(crate) fn drop_recovery(
             cap.min(ceiling)
         })
         .collect();
-    let low = |k: usize| {
-        let from = (k + 1).saturating_sub(avg);
-        mean(received[from..=k].iter().copied()).unwrap_or(0.0) < RECOVERED_SHARE * usable[k]
-    };
-    let span: Vec<usize> = (0..len)
-        .filter(|&k| t(k) > at_s && t(k) <= until_s)
-        .collect();
-    let Some(dip) = span.iter().position(|&k| low(k)) else {
-        return 0.0;
-    };
-    let back = span[dip..].iter().position(|&k| !low(k));
-    let periods = back.unwrap_or(span.len() - dip);
-    periods as f64 * period_s
+    (t, received, usable)
 }
 
 #[cfg(test)]
@@ -271,5 +333,18 @@ mod tests {
         // (1.32 s) and is back with the fifth full one (1.70 s): 19 periods.
         assert!((r - 0.38).abs() < 1e-9, "{r}");
         assert_eq!(drop_recovery(&scenario, &flows, 2.0, 3.0), 0.0);
+        // From 1 s on: 0.2 s at 2, 0.4 s of nothing, then 2 again. Half of 2 over a
+        // second is 1 Mbit/s x 1 s: the drained 0.4 Mbit/s s plus 0.3 s more at 2
+        // (0.6), reached at 1.9 s.
+        let r = drop_regrowth(&scenario, &flows, 1.0, 3.0);
+        assert!((r - 0.9).abs() < 1e-9, "{r}");
+        // The old rate still arriving after the drop counts only up to the new one.
+        rows[50].rx_mbps = 100.0;
+        let flows = vec![rows.iter().collect::<Vec<_>>()];
+        let r = drop_regrowth(&scenario, &flows, 1.0, 3.0);
+        assert!((r - 0.9).abs() < 1e-9, "{r}");
+        // Never reached before the end of the drop: the whole drop.
+        let r = drop_regrowth(&scenario, &flows, 1.0, 1.5);
+        assert!((r - 0.5).abs() < 1e-9, "{r}");
     }
 }
