@@ -156,6 +156,7 @@ mod tests {
             total_target: Bitrate::ZERO,
             total_max: Bitrate::from_mbps(100.0),
             mss_bytes: 1000,
+            newest_acked_sent_at: None,
         }
     }
 

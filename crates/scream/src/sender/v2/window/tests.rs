@@ -15,6 +15,7 @@ fn measurements(now: Instant) -> Measurements {
         total_target: Bitrate::from_mbps(5.0),
         total_max: Bitrate::from_mbps(50.0),
         mss_bytes: 1012,
+        newest_acked_sent_at: None,
     }
 }
 
