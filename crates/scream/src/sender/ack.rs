@@ -208,12 +208,15 @@ impl Sender {
         // A packet in flight across a leap of the caller's clock (or a stall of its
         // loop) would time the leap, not the path.
         if sent_at >= self.time.last_leap() {
-            // `outage-recovery` and `delay-convergence` each spring the
-            // application-limited sRTT trap that `fresh-srtt` undoes (a queue they
-            // leave behind, or the wider swings they allow): each carries the fix, so
-            // that it is safe alone.
+            // `outage-recovery`, `delay-convergence` and `media-deadline` each spring
+            // the application-limited sRTT trap that `fresh-srtt` undoes (a queue they
+            // leave behind, the wider swings they allow, media held back after an
+            // outage): each carries the fix, so that it is safe alone.
             let imp = &self.config.improvements;
-            let fresh = imp.fresh_srtt || imp.outage_recovery || imp.delay_convergence;
+            let fresh = imp.fresh_srtt
+                || imp.outage_recovery
+                || imp.delay_convergence
+                || imp.media_deadline;
             let rtt = now.saturating_duration_since(sent_at);
             self.delay.on_rtt_sample(now, rtt, app_limited, fresh);
         }
@@ -240,6 +243,7 @@ impl Sender {
             total_target: self.total_target(),
             total_max: self.total_max(),
             mss_bytes: self.largest_packet,
+            newest_acked_sent_at: self.newest_acked_sent_at,
         };
         if let Some((cause, window_before, window_after)) = self.generation.on_feedback(ack, &m) {
             let kind = CongestionEventKind::BackOff {

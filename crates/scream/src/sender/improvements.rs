@@ -117,6 +117,23 @@ pub struct Improvements {
     /// packet more and no more (RFC 8985 §7.3), so a dead path gets a trickle, not a
     /// window.
     pub tail_loss_probe: bool,
+    /// `media-deadline`: media that would arrive more than 400 ms after capture is not
+    /// sent, and a sender that hears nothing sends at most one window, then probes.
+    ///
+    /// Faithfully, media waits in the RTP queue up to `max_rtp_queue_delay` (1 s) and
+    /// then leaves whatever the delay still ahead of it, and the stall guard sends a
+    /// whole new window into a silent path every `stall_timeout`. Behind a deep
+    /// buffer on a link that only trickles, those windows come out seconds late: on
+    /// an LTE-like link with a 10 s near-dead stretch behind a 300 ms buffer, frames
+    /// arrived 1-10 s after capture. With this on (RFC 8083's circuit breakers, per
+    /// packet): a packet whose age in the RTP queue plus the one-way delay the latest
+    /// feedback predicts for it exceeds 400 ms (ITU-T G.114's limit for interactive
+    /// use) waits, and the queue is discarded with a key frame request; and once a
+    /// send window has gone out with nothing acknowledged since, only a probe leaves
+    /// per probe timeout (2 · SRTT, RFC 8985 §7.2) until an acknowledgement returns.
+    /// The deadline holds only while something is in flight, so a path that has
+    /// drained is measured again. See the `deadline` module for the estimate.
+    pub media_deadline: bool,
 }
 
 /// The improvements' names as scenarios and the command line spell them, in field order.
@@ -126,6 +143,7 @@ pub const IMPROVEMENT_NAMES: &[&str] = &[
     "delay-convergence",
     "l4s-pacing",
     "tail-loss-probe",
+    "media-deadline",
 ];
 
 impl Improvements {
@@ -169,6 +187,7 @@ impl Improvements {
             "delay-convergence" => &mut self.delay_convergence,
             "l4s-pacing" => &mut self.l4s_pacing,
             "tail-loss-probe" => &mut self.tail_loss_probe,
+            "media-deadline" => &mut self.media_deadline,
             _ => {
                 return Err(ConfigError {
                     field: "improvements",

@@ -127,7 +127,7 @@ impl Sender {
 
     /// The probe timeout: twice the smoothed RTT, and at least one RTT plus
     /// [`REPORT_DELAY`].
-    fn probe_timeout(&self) -> Duration {
+    pub(super) fn probe_timeout(&self) -> Duration {
         let srtt = self.delay.srtt_fast();
         (srtt * PROBE_RTTS).max(srtt.saturating_add(REPORT_DELAY))
     }

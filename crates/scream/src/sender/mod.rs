@@ -113,6 +113,7 @@ mod ack;
 mod cc_events;
 mod clock;
 mod config;
+mod deadline;
 mod delay;
 mod delivery;
 pub mod draft00;
@@ -245,6 +246,8 @@ pub struct Sender {
     last_ack_progress: Option<Instant>,
     /// Until when losses are not congestion: the outage's own (`outage-recovery`).
     outage_grace_until: Option<Instant>,
+    /// Bytes sent since the latest acknowledgement (`media-deadline`).
+    silent: deadline::SilentBytes,
     counters: Counters,
     rate_tx: RateMeter,
     rate_acked: RateMeter,
@@ -293,6 +296,7 @@ impl Sender {
             silent_stalls: 0,
             last_ack_progress: None,
             outage_grace_until: None,
+            silent: deadline::SilentBytes::default(),
             counters: Counters::default(),
             rate_tx: RateMeter::default(),
             rate_acked: RateMeter::default(),
@@ -404,7 +408,7 @@ impl Sender {
     // Inlined into `poll_transmit`, which runs it for every packet.
     #[inline(always)]
     fn check_queues(&mut self, now: Instant) {
-        let max = self.config.max_rtp_queue_delay;
+        let max = self.discard_age();
         for (i, s) in self.streams.iter_mut().enumerate() {
             if let Some(discarded) = s.check_discard(now, max) {
                 self.generation.on_discard(i);
@@ -430,9 +434,14 @@ impl Sender {
             self.pacer.on_idle();
             return Transmit::Idle;
         };
-        // A closed window lets a probe through once feedback is overdue (`probe`).
-        let probe = blocked && self.probe_deadline().is_some_and(|t| now >= t);
-        if blocked && !probe {
+        // A closed window lets a probe through once feedback is overdue (`probe`);
+        // so does the silence bound of `media-deadline`, which also holds media past
+        // its deadline (`deadline`).
+        let silenced = self.silence_bound_reached();
+        let probe = (blocked && self.probe_deadline().is_some_and(|t| now >= t))
+            || (silenced && self.silence_probe_deadline().is_some_and(|t| now >= t));
+        let held = blocked || silenced || self.past_deadline(now, idx);
+        if held && !probe {
             self.pacer.on_idle();
             return Transmit::Idle;
         }
@@ -472,6 +481,9 @@ impl Sender {
         self.pacer
             .on_sent(now, p.size_bytes, self.pacing_rate, catch_up);
         self.counters.packets_sent += 1;
+        if self.config.improvements.media_deadline {
+            self.note_silent_bytes(p.size_bytes);
+        }
         if probe {
             self.last_probe = Some(now);
         } else {
@@ -487,7 +499,7 @@ impl Sender {
     /// [`SenderConfig::stall_timeout`], or, while the return path loses reports, overdue
     /// reports open the window or a probe may pass it (see `late_feedback`).
     pub fn poll_timeout(&self) -> Option<Instant> {
-        let max = self.config.max_rtp_queue_delay;
+        let max = self.discard_age();
         let timeout = self.config.in_flight_timeout;
         self.streams
             .iter()
@@ -499,6 +511,7 @@ impl Sender {
             .chain([
                 self.stall_deadline(),
                 self.late_feedback_deadline(),
+                self.silence_probe_deadline(),
                 self.generation.next_timeout(),
             ])
             .flatten()

@@ -42,6 +42,8 @@ pub(crate) struct Measurements {
     pub(crate) total_max: Bitrate,
     /// Largest packet on the wire recently (the draft's MSS), bytes.
     pub(crate) mss_bytes: u64,
+    /// When the newest packet acknowledged so far left (sender time).
+    pub(crate) newest_acked_sent_at: Option<Instant>,
 }
 
 /// What media rate control reads of the chassis.

@@ -270,8 +270,18 @@ impl RefWindow {
         // the reaction per RTT stays the same (reference implementation).
         let per_rtt = (m.srtt.as_secs_f64() / cfg.virtual_rtt.as_secs_f64()).max(1.0);
         let onset = target * if converge { CONVERGENCE_ONSET } else { 0.5 };
+        // `delay-convergence`: a delay-based back-off answers only a queue that packets
+        // sent after the previous back-off still find, one reaction per round trip of
+        // data as TCP's recovery period has it (RFC 6582 §3.2, RFC 9002 §7.3.2). The
+        // `may_react` interval assumes the sRTT is the RTT; behind a link that only
+        // trickles, each report acknowledges a packet sent seconds earlier, before the
+        // last back-off, and faithfully every such report backs off again: on a
+        // near-dead stretch of 4.5 s the earlier onset took the window to its 3 kB
+        // minimum (faithful: 24 kB) and the restart starved the flow for 2 s.
+        let answered = !(cfg.improvements.delay_convergence && cfg.ecn == EcnMode::None)
+            || m.newest_acked_sent_at.is_none_or(|t| t > last_congestion);
         let mut alpha_v = 0.0;
-        if may_react && qavg > onset && !self.l4s_active(cfg, m, srtt) {
+        if may_react && answered && qavg > onset && !self.l4s_active(cfg, m, srtt) {
             // The reference divides the virtual alpha by `per_rtt` both when computing
             // it and when applying it; without the second division the delay-based
             // back-off is twice as strong per RTT at 50 ms RTTs.

@@ -15,6 +15,7 @@ fn measurements(now: Instant) -> Measurements {
         total_target: Bitrate::from_mbps(5.0),
         total_max: Bitrate::from_mbps(50.0),
         mss_bytes: 1012,
+        newest_acked_sent_at: None,
     }
 }
 
@@ -195,6 +196,39 @@ fn delay_convergence_backs_off_from_a_quarter_of_the_target() {
     assert!(delay_step(true, 20, 1.0) < 0.0, "improved: a back-off");
     // Below a quarter neither backs off.
     assert!(delay_step(true, 10, 1.0) > 0.0);
+}
+
+#[test]
+fn delay_convergence_backs_off_once_per_round_trip_of_data() {
+    // A report whose newest packet left before the last back-off tells nothing of
+    // whether that back-off was enough: behind a trickling link, each report carries a
+    // packet sent seconds earlier.
+    let step = |converge: bool, sent_ms: u64| {
+        let mut cfg = V2Settings::of(&SenderConfig::default());
+        cfg.improvements.delay_convergence = converge;
+        let mut w = RefWindow::new(&cfg);
+        let t0 = Instant::from_millis(1000);
+        w.last_congestion = Some(t0);
+        w.ref_wnd = 100_000.0;
+        let ack = AckSummary {
+            bytes_acked: 1_000,
+            packets_acked: 1,
+            ..AckSummary::default()
+        };
+        let m = Measurements {
+            qdelay_avg: Duration::from_millis(300),
+            newest_acked_sent_at: Some(Instant::from_millis(sent_ms)),
+            ..measurements(t0 + Duration::from_millis(400))
+        };
+        w.on_feedback(&cfg, &ack, &m);
+        w.ref_wnd - 100_000.0
+    };
+    assert!(step(false, 900) < 0.0, "faithful backs off again");
+    assert!(step(true, 900) >= 0.0, "sent before the last back-off");
+    assert!(
+        step(true, 1100) < 0.0,
+        "sent after it: a new congestion event"
+    );
 }
 
 #[test]

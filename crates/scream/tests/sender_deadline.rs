@@ -1,0 +1,171 @@
+//! `media-deadline`: into a path that answers nothing, a sender sends at most one
+//! window and then a probe per probe timeout (the faithful stall guard sends a whole
+//! window every `stall_timeout`); and media whose predicted arrival is past the
+//! deadline is not sent.
+
+use scream::receiver::{Receiver, ReceiverConfig};
+use scream::sender::{MediaFrame, Sender, SenderConfig, StreamConfig, Transmit};
+use scream::{Bitrate, Duration, Instant};
+
+mod support;
+use support::received;
+
+const FRAME: Duration = Duration::from_millis(20);
+
+fn stream() -> StreamConfig {
+    StreamConfig {
+        ssrc: 1,
+        min_bitrate: Bitrate::from_kbps(100.0),
+        start_bitrate: Bitrate::from_mbps(2.0),
+        max_bitrate: Bitrate::from_mbps(10.0),
+        priority: 1.0,
+    }
+}
+
+fn with_deadline(on: bool) -> SenderConfig {
+    let mut cfg = SenderConfig::default();
+    cfg.improvements.media_deadline = on;
+    cfg
+}
+
+/// Bytes a sender releases in `span` into a path where every packet vanishes, with
+/// 2 Mbit/s of frames, waking when it asks to; and the sizes of its transmissions.
+fn silent_bytes(cfg: SenderConfig, span: Duration) -> (u64, Vec<(Instant, u32)>) {
+    let mut s = Sender::new(cfg).unwrap();
+    let id = s.add_stream(stream()).unwrap();
+    let t0 = Instant::from_millis(1000);
+    let end = t0 + span;
+    let (mut next_frame, mut now) = (t0, t0);
+    let mut sent = Vec::new();
+    while now < end {
+        if now >= next_frame {
+            s.on_media_frame(now, id, MediaFrame::new(5000));
+            next_frame += FRAME;
+        }
+        if s.poll_timeout().is_some_and(|t| t <= now) {
+            s.handle_timeout(now);
+        }
+        let pace_at = loop {
+            match s.poll_transmit(now) {
+                Transmit::Now(p) => sent.push((now, p.size_bytes)),
+                Transmit::At(t) => break Some(t),
+                Transmit::Idle => break None,
+            }
+        };
+        now = [Some(next_frame), s.poll_timeout(), pace_at]
+            .into_iter()
+            .flatten()
+            .filter(|t| *t > now)
+            .min()
+            .unwrap_or(end);
+    }
+    (sent.iter().map(|p| u64::from(p.1)).sum(), sent)
+}
+
+#[test]
+fn a_silent_path_gets_one_window_then_probes_only() {
+    let span = Duration::from_secs(5);
+    let (faithful, _) = silent_bytes(with_deadline(false), span);
+    let (bounded, sent) = silent_bytes(with_deadline(true), span);
+    // Bounded: after the first window (gone by the first stall, 0.5 s), packets
+    // leave one at a time, at least a probe timeout apart (twice the sRTT, RFC 8985
+    // §7.2; at least 50 ms with the initial sRTT and the report delay).
+    let start = sent[0].0;
+    let later: Vec<Instant> = sent
+        .iter()
+        .map(|p| p.0)
+        .filter(|t| *t > start + Duration::from_secs(1))
+        .collect();
+    assert!(!later.is_empty(), "probes keep asking");
+    for w in later.windows(2) {
+        let gap = w[1].saturating_duration_since(w[0]);
+        assert!(
+            gap >= Duration::from_millis(50),
+            "probes one at a time: {gap:?}"
+        );
+    }
+    assert!(
+        bounded * 3 < faithful,
+        "bounded {bounded} B, faithful {faithful} B in {span:?}"
+    );
+}
+
+/// A closed loop over a path of 20 ms each way whose forward direction adds `extra`
+/// to every packet sent `from` the start on; returns how many
+/// frames arrived whole more than `late` after they entered the sender's queue, and
+/// how many arrived at all.
+fn late_frames(cfg: SenderConfig, extra: Duration, from: Duration, late: Duration) -> (u32, u32) {
+    let mut s = Sender::new(cfg).unwrap();
+    let id = s.add_stream(stream()).unwrap();
+    let mut r = Receiver::new(ReceiverConfig::default()).unwrap();
+    let t0 = Instant::from_millis(1000);
+    let end = t0 + Duration::from_secs(8);
+    let one_way = Duration::from_millis(20);
+    // (arrival, packet) forward, (arrival, feedback) back.
+    let mut forward: Vec<(Instant, scream::sender::SentPacket)> = Vec::new();
+    let mut back: Vec<(Instant, scream::Feedback)> = Vec::new();
+    let (mut late_n, mut whole) = (0, 0);
+    let mut now = t0;
+    let mut next_frame = t0;
+    let step = Duration::from_millis(1);
+    while now < end {
+        if now >= next_frame {
+            let target = s.target_bitrate(id);
+            s.on_media_frame(now, id, support::frame_at(target, FRAME));
+            next_frame += FRAME;
+        }
+        s.handle_timeout(now);
+        while let Transmit::Now(p) = s.poll_transmit(now) {
+            let delay = if now >= t0 + from {
+                one_way + extra
+            } else {
+                one_way
+            };
+            forward.push((now + delay, p));
+        }
+        forward.sort_by_key(|x| x.0);
+        while forward.first().is_some_and(|x| x.0 <= now) {
+            let (_, p) = forward.remove(0);
+            r.on_packet(now, received(&p));
+            if p.marker {
+                whole += 1;
+                if now.saturating_duration_since(p.frame_enqueued_at) > late {
+                    late_n += 1;
+                }
+            }
+        }
+        while let Some(fb) = r.poll_feedback(now) {
+            back.push((now + one_way, fb));
+        }
+        while back.first().is_some_and(|x| x.0 <= now) {
+            let (_, fb) = back.remove(0);
+            s.on_feedback(now, &fb);
+        }
+        now += step;
+    }
+    (late_n, whole)
+}
+
+#[test]
+fn media_that_would_arrive_past_the_deadline_is_not_sent() {
+    // From 2 s on, every packet takes 600 ms more one way: whatever leaves arrives
+    // more than 400 ms after capture.
+    let (extra, from, late) = (
+        Duration::from_millis(600),
+        Duration::from_secs(2),
+        Duration::from_millis(700),
+    );
+    let (faithful_late, faithful_whole) = late_frames(with_deadline(false), extra, from, late);
+    let (late_n, whole) = late_frames(with_deadline(true), extra, from, late);
+    assert!(
+        faithful_late > 50,
+        "faithful sends on: {faithful_late}/{faithful_whole}"
+    );
+    // The deadline holds media while the long delay is known and something is in
+    // flight; a packet still leaves whenever the flight is empty, to measure the path.
+    assert!(
+        late_n * 4 < faithful_late,
+        "{late_n}/{whole} vs {faithful_late}/{faithful_whole}"
+    );
+    assert!(whole > 50, "frames before the delay arrived: {whole}");
+}
