@@ -91,14 +91,19 @@ const BIDIRECTIONAL: &[Criterion] = &[
     MaxQueueDelayP95Ms(QUEUE_P95_MS),
     MaxLoss(LOSS),
 ];
-/// §5.5: RTT fairness; flows with 15 times the RTT of others (ours: a lower Jain bound).
+/// §5.5: RTT fairness, judged by Jain's index over the window all five flows are on
+/// (ours: 0.9, which one flow at half the others' rate passes, 0.95, and one at a
+/// quarter fails, 0.89). Convergence is not judged: the flows join 10 s apart, so
+/// the fair share changes before a 5 s hold can show a convergence, and the 100 and
+/// 150 ms flows need more than one window between joins by construction.
 const RTT_FAIR: &[Criterion] = &[
     MinShare(SHARE),
     MaxQueueDelayP95Ms(QUEUE_P95_MS),
     MaxLoss(LOSS),
-    MinJain(0.7),
-    MaxConvergenceS(CONVERGENCE_S),
+    MinJain(RTT_JAIN),
 ];
+/// Jain bound of §5.5 (ours, see `RTT_FAIR`).
+pub const RTT_JAIN: f64 = 0.9;
 /// Against TCP: the queue and the losses are TCP's; the media must not starve (ours).
 const VERSUS_TCP: &[Criterion] = &[MinShare(0.25)];
 /// §6.1: a 2 : 1 split within ±25 % (ours), besides the single-flow criteria.
