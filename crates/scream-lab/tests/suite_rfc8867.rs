@@ -7,8 +7,8 @@ use scream_lab::suite::cases::{self, SuiteCase};
 use scream_lab::suite::execute::{self, Cell, Options};
 use scream_lab::suite::{Variation, select};
 use scream_sim::Scenario;
-use scream_sim::scenario::{LinkConfig, QueueKind, TcpTraffic};
 use scream_sim::scenario::load::{Override, load_str};
+use scream_sim::scenario::{LinkConfig, QueueKind, TcpTraffic};
 
 fn case(name: &str) -> SuiteCase {
     select(cases::all(), &[name.to_owned()])
@@ -43,7 +43,10 @@ fn link(s: &Scenario) -> &LinkConfig {
 }
 
 fn starts_stops(s: &Scenario, media: usize) -> Vec<(f64, f64)> {
-    s.flows[..media].iter().map(|f| (f.start_s, f.stop_s)).collect()
+    s.flows[..media]
+        .iter()
+        .map(|f| (f.start_s, f.stop_s))
+        .collect()
 }
 
 #[test]
@@ -63,7 +66,11 @@ fn every_case_file_has_the_rfc_path_with_its_30_ms_jitter() {
             assert_eq!(l.jitter_max_ms, Some(30.0), "{}: §4.2 jitter", c.name);
             assert_eq!(l.jitter_ms, 10.0, "{}", c.name);
             let limit = l.queue.limit.limit_ms;
-            let expected = if c.name == "rmcat-5.6-1000ms" { 1000.0 } else { 300.0 };
+            let expected = if c.name == "rmcat-5.6-1000ms" {
+                1000.0
+            } else {
+                300.0
+            };
             assert_eq!(limit, expected, "{}: queue size", c.name);
             if !c.name.starts_with("rmcat-6.") {
                 assert_eq!(l.queue.kind, QueueKind::TailDrop, "{}", c.name);
@@ -109,7 +116,10 @@ fn the_capacity_timelines_and_flows_are_the_rfc_tables() {
         link(&s).capacity_steps,
         [[20.0, 1.0], [40.0, 0.5], [60.0, 2.0]]
     );
-    let back = link(&s).reverse.as_deref().expect("§5.3 has a reverse bottleneck");
+    let back = link(&s)
+        .reverse
+        .as_deref()
+        .expect("§5.3 has a reverse bottleneck");
     assert_eq!(back.capacity_mbps, Some(2.0));
     assert_eq!(back.capacity_steps, [[35.0, 0.8], [70.0, 2.0]]);
     assert_eq!(back.jitter_max_ms, Some(30.0));
@@ -120,7 +130,11 @@ fn the_capacity_timelines_and_flows_are_the_rfc_tables() {
         starts_stops(&s, 3),
         [(0.0, 119.0), (20.0, 119.0), (40.0, 119.0)]
     );
-    assert_eq!(s.flows.len(), 3, "§5.4: three video flows, no audio, no cross traffic");
+    assert_eq!(
+        s.flows.len(),
+        3,
+        "§5.4: three video flows, no audio, no cross traffic"
+    );
     let s = file("rmcat-5.5");
     assert_eq!(s.duration_s, 300.0);
     let delays: Vec<f64> = s.links[1..]
