@@ -211,3 +211,21 @@ fn summary_line(
         path.display()
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lineup_expands_to_its_contenders_once_and_the_rfc_path_is_the_default() {
+        let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let a = algorithms(&names(&["nada", "lineup", "scream-draft00"]));
+        assert_eq!(a.len(), suite::substitute::LINEUP.len() + 1, "{a:?}");
+        assert_eq!(a[0], "nada");
+        assert!(a.contains(&"gcc-libwebrtc".to_owned()) && a.contains(&"scream-v1-cfc".to_owned()));
+        assert_eq!(variations(&names(&["rfc"])), Ok(vec![Variation::DEFAULT]));
+        assert_eq!(variations(&names(&["axes"])).map(|v| v.len()), Ok(6));
+        let e = variations(&names(&["d51-j0-tail"])).expect_err("unknown");
+        assert!(e.contains("axes") && e.contains("d50-j30-tail"), "{e}");
+    }
+}
