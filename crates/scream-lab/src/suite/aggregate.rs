@@ -217,7 +217,7 @@ fn group(
             }
         }
     }
-    missed.sort_by(|a, b| b.1.cmp(&a.1));
+    missed.sort_by_key(|m| std::cmp::Reverse(m.1));
     let spreads = Judged::ALL
         .iter()
         .map(|j| Spread::of(&done.iter().filter_map(|m| j.of(m)).collect::<Vec<_>>()))

@@ -55,12 +55,10 @@ pub fn render(cases: &[SuiteCase], algorithms: &[String], results: &[CellResult]
     );
     out.push_str("Algorithms:\n\n");
     for a in algorithms {
-        let c = contender(a);
-        let about = if c.about.is_empty() {
-            "the simulator's algorithm of this name, its defaults"
-        } else {
-            c.about
-        };
+        let about = contender(a).map_or(
+            "the simulator's algorithm of this name, its defaults",
+            |c| c.about,
+        );
         let _ = writeln!(out, "- `{a}`: {about}");
     }
     summary(&mut out, cases, algorithms, &groups);

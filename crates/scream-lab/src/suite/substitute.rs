@@ -72,19 +72,11 @@ pub const LINEUP: &[Contender] = &[
     },
 ];
 
-/// The contender called `name`: one of [`LINEUP`], else any algorithm of the
-/// simulator by its own name with no keys (`gcc` is GCC's default variant, draft-02).
-pub fn contender(name: &str) -> Contender {
-    LINEUP
-        .iter()
-        .find(|c| c.name == name)
-        .copied()
-        .unwrap_or(Contender {
-            name: "",
-            algorithm: "",
-            keys: &[],
-            about: "",
-        })
+/// The contender of the lineup called `name`; `None` for any other name, which the
+/// suite runs as the simulator's algorithm of that name with no keys (`gcc` is GCC's
+/// default variant, draft-02).
+pub fn contender(name: &str) -> Option<Contender> {
+    LINEUP.iter().find(|c| c.name == name).copied()
 }
 
 /// What the suite reads from a case's text.
@@ -158,16 +150,11 @@ impl Layout {
     /// Overrides that make every media flow run the contender `name` ([`contender`]);
     /// SCReAM generations also get the suite's RTP-queue discard age.
     pub fn substitute(&self, name: &str) -> Vec<String> {
-        let c = contender(name);
-        let algorithm = if c.algorithm.is_empty() {
-            name
-        } else {
-            c.algorithm
-        };
+        let (algorithm, keys) = contender(name).map_or((name, &[][..]), |c| (c.algorithm, c.keys));
         let mut out = Vec::new();
         for &i in &self.media {
             out.push(format!("flows.{i}.algorithm=\"{algorithm}\""));
-            out.extend(c.keys.iter().map(|(k, v)| format!("flows.{i}.{k}={v}")));
+            out.extend(keys.iter().map(|(k, v)| format!("flows.{i}.{k}={v}")));
             if algorithm.starts_with("scream") {
                 out.push(format!(
                     "flows.{i}.params.max_rtp_queue_delay={MAX_RTP_QUEUE_DELAY_S}"
