@@ -182,7 +182,7 @@ fn a_suite_folder_is_reused_by_the_same_matrix_and_refused_to_another() {
         let set = format!("duration_s={duration}");
         let args = [
             &[
-                "suite", "rmcat", "--cases", "5.1", "--set", &set, "--out", "s",
+                "suite", "rmcat", "--cases", "5.1", "--seeds", "1", "--set", &set, "--out", "s",
             ],
             extra,
         ]
@@ -208,7 +208,9 @@ fn a_suite_with_other_overrides_moves_to_a_numbered_default_folder() {
     for duration in ["2", "3"] {
         let set = format!("duration_s={duration}");
         ok(&scream(
-            &["suite", "rmcat", "--cases", "5.1", "--set", &set],
+            &[
+                "suite", "rmcat", "--cases", "5.1", "--seeds", "1", "--set", &set,
+            ],
             tmp.path(),
         ));
     }

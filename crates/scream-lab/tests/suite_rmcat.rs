@@ -39,6 +39,7 @@ fn every_case_file_names_its_media_first_cites_its_section_and_loads() {
                 case: 0,
                 variation: Variation::DEFAULT.for_case(c.facts.delay_axis, c.facts.queue_axis),
                 algorithm: algorithm.into(),
+                seed: 1,
             };
             let (_, overrides) = execute::overrides(c, &cell, &[]).expect("overrides");
             let s = load(c, &overrides).unwrap_or_else(|e| panic!("{} {algorithm}: {e}", c.name));
@@ -73,6 +74,7 @@ start_bitrate_mbps = 0.5
 
 const FACTS: CaseFacts = CaseFacts {
     bottlenecks: &["bottleneck"],
+    reverse_bottleneck: false,
     delay_axis: true,
     queue_axis: true,
     shared: true,
@@ -92,6 +94,7 @@ fn the_substitution_replaces_only_the_media_flows() {
         case: 0,
         variation: v,
         algorithm: "scream-draft00".into(),
+        seed: 3,
     };
     let (layout, overrides) = execute::overrides(&case, &cell, &[]).expect("overrides");
     assert_eq!(layout.media, [0, 1]);
@@ -104,6 +107,7 @@ fn the_substitution_replaces_only_the_media_flows() {
     assert_eq!(link.one_way_delay_ms, Some(10.0));
     assert_eq!(link.jitter_max_ms, Some(5.0));
     assert_eq!(link.queue.kind, scream_sim::scenario::QueueKind::Codel);
+    assert_eq!(s.seed, 3, "the cell's seed is the run's");
 }
 
 #[test]
@@ -132,6 +136,7 @@ fn a_matrix_records_failing_cases_as_errors_reuses_cells_and_reports_every_cell(
         cases: &list,
         algorithms: &algorithms,
         variations: &[Variation::DEFAULT],
+        seeds: &[1],
         extra: &["duration_s=6".to_owned()],
         out_dir: &dir,
         executor: &scream_lab::LocalExecutor::new(2),
@@ -178,7 +183,7 @@ fn a_matrix_records_failing_cases_as_errors_reuses_cells_and_reports_every_cell(
     };
     assert_eq!(m.flows.len(), 2, "only the media flows are measured");
     assert!(
-        dir.join("cells/rmcat-5.1/d50-j0-tail/scream-v2/throughput.png")
+        dir.join("cells/rmcat-5.1/d50-j30-tail/scream-v2/seed-1/throughput.png")
             .is_file()
     );
 
@@ -186,13 +191,14 @@ fn a_matrix_records_failing_cases_as_errors_reuses_cells_and_reports_every_cell(
     for case in &list {
         let row = text
             .lines()
-            .find(|l| l.starts_with(&format!("| {} | d50-j0-tail |", case.name)))
+            .find(|l| l.starts_with(&format!("| {} | d50-j30-tail |", case.name)))
             .unwrap_or_else(|| panic!("{} missing from the verdicts", case.name));
         assert_eq!(row.matches(" | ").count(), 1 + algorithms.len(), "{row}");
         assert!(text.contains(&format!("\n## {}\n", case.name)));
     }
     assert_eq!(
-        text.matches("| d50-j0-tail | no-such-cc | error |").count(),
+        text.matches("| d50-j30-tail | no-such-cc | 0/1 (1 error) |")
+            .count(),
         list.len()
     );
 

@@ -120,6 +120,7 @@ fn base() -> Scenario {
             object_min_kb: 5.0,
             object_max_kb: 20.0,
             idle_mean_s: 0.05,
+            start_idle: false,
             mss_bytes: 1000,
             delayed_ack: false,
             min_rto_ms: 100.0,

@@ -217,3 +217,40 @@ fn on_off_objects_are_delivered_between_idle_periods() {
         .count();
     assert!(idle_samples > 200, "idle periods: {idle_samples} samples");
 }
+
+/// One on-off source alone on a link, starting ON or (`start_idle`) OFF.
+fn lone_on_off(start_idle: bool, seed: u64) -> RunResult {
+    run_toml(
+        &format!(
+            "name = \"onoff\"\nduration_s = 20\n{BDP_LINK}\n[[flows]]\nname = \"web\"\n\
+             algorithm = \"tcp-newreno\"\n[flows.tcp]\ntraffic = \"on-off\"\n\
+             idle_mean_s = 5\nstart_idle = {start_idle}\n"
+        ),
+        seed,
+    )
+}
+
+/// Time of the first sample in which `flow` sends, s.
+fn first_send(r: &RunResult, flow: &str) -> f64 {
+    r.samples
+        .iter()
+        .find(|s| &*s.flow == flow && s.tx_mbps > 0.0)
+        .map_or(f64::INFINITY, |s| s.t_s)
+}
+
+#[test]
+fn an_on_off_source_starting_idle_waits_an_idle_time_before_its_first_object() {
+    // Starting ON, the first object leaves at once.
+    assert!(first_send(&lone_on_off(false, 1), "web") < 0.2);
+    // Starting OFF, it waits an exponential idle time (mean 5 s): over a few seeds the
+    // first object leaves later on average, and at different times.
+    let firsts: Vec<f64> = (1..=6)
+        .map(|seed| first_send(&lone_on_off(true, seed), "web"))
+        .collect();
+    let mean = firsts.iter().sum::<f64>() / firsts.len() as f64;
+    assert!(mean > 1.0, "{firsts:?}");
+    assert!(
+        firsts.iter().any(|t| (t - firsts[0]).abs() > 0.1),
+        "{firsts:?}"
+    );
+}

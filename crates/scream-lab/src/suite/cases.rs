@@ -27,6 +27,9 @@ pub enum Criterion {
 pub struct CaseFacts {
     /// Links whose forward direction the variations change (queue kind, jitter, delay).
     pub bottlenecks: &'static [&'static str],
+    /// Whether the case congests the reverse direction of its bottlenecks too (§5.3):
+    /// the variations then change both directions alike.
+    pub reverse_bottleneck: bool,
     /// Whether the one-way delay variation applies (not where the case fixes per-flow
     /// delays, §5.5, or splits the path, §6.3).
     pub delay_axis: bool,
@@ -62,8 +65,12 @@ const QUEUE_P95_MS: f64 = 100.0;
 const LOSS: f64 = 0.01;
 /// Jain's index bound among media flows of one algorithm on one path (ours).
 const JAIN: f64 = 0.8;
-/// Convergence bound after a start or a resume, s (ours).
-const CONVERGENCE_S: f64 = 10.0;
+/// Convergence bound after a start or a resume, s (ours). The RFCs give no number;
+/// the cases' own timelines do: §5.1's shortest capacity phase and §5.4's and §5.8's
+/// spacing of joins and resumes are 20 s, and a convergence is only seen when the
+/// rate then holds for `measure::CONVERGENCE_HOLD_S` (5 s) before the next event,
+/// so 20 − 5 = 15 s is the longest convergence a case can tell from a failure.
+pub const CONVERGENCE_S: f64 = 15.0;
 
 const SINGLE: &[Criterion] = &[
     MinShare(SHARE),
@@ -84,14 +91,19 @@ const BIDIRECTIONAL: &[Criterion] = &[
     MaxQueueDelayP95Ms(QUEUE_P95_MS),
     MaxLoss(LOSS),
 ];
-/// §5.5: RTT fairness; flows with 15 times the RTT of others (ours: a lower Jain bound).
+/// §5.5: RTT fairness, judged by Jain's index over the window all five flows are on
+/// (ours: 0.9, which one flow at half the others' rate passes, 0.95, and one at a
+/// quarter fails, 0.89). Convergence is not judged: the flows join 10 s apart, so
+/// the fair share changes before a 5 s hold can show a convergence, and the 100 and
+/// 150 ms flows need more than one window between joins by construction.
 const RTT_FAIR: &[Criterion] = &[
     MinShare(SHARE),
     MaxQueueDelayP95Ms(QUEUE_P95_MS),
     MaxLoss(LOSS),
-    MinJain(0.7),
-    MaxConvergenceS(CONVERGENCE_S),
+    MinJain(RTT_JAIN),
 ];
+/// Jain bound of §5.5 (ours, see `RTT_FAIR`).
+pub const RTT_JAIN: f64 = 0.9;
 /// Against TCP: the queue and the losses are TCP's; the media must not starve (ours).
 const VERSUS_TCP: &[Criterion] = &[MinShare(0.25)];
 /// §6.1: a 2 : 1 split within ±25 % (ours), besides the single-flow criteria.
@@ -119,6 +131,7 @@ const fn facts(
 ) -> CaseFacts {
     CaseFacts {
         bottlenecks: ONE_LINK,
+        reverse_bottleneck: false,
         delay_axis,
         queue_axis,
         shared,
@@ -132,7 +145,10 @@ pub fn facts_of(name: &str) -> Option<CaseFacts> {
     Some(match name {
         "rmcat-5.1" => facts(true, true, false, SINGLE),
         "rmcat-5.2" | "rmcat-5.4" | "rmcat-5.8" => facts(true, true, true, SHARED),
-        "rmcat-5.3" => facts(true, true, false, BIDIRECTIONAL),
+        "rmcat-5.3" => CaseFacts {
+            reverse_bottleneck: true,
+            ..facts(true, true, false, BIDIRECTIONAL)
+        },
         "rmcat-5.5" => facts(false, true, true, RTT_FAIR),
         "rmcat-5.6" | "rmcat-5.6-1000ms" => CaseFacts {
             bulk_competitors: 1,

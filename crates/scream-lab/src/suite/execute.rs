@@ -25,8 +25,10 @@ pub struct Cell {
     pub case: usize,
     /// The variation as it applies to the case.
     pub variation: Variation,
-    /// Algorithm of the media flows.
+    /// Contender of the media flows ([`super::substitute::contender`]).
     pub algorithm: String,
+    /// Master seed of the run (jitter, frame phases, on-off cross traffic).
+    pub seed: u64,
 }
 
 /// What became of a cell.
@@ -37,7 +39,7 @@ pub type CellOutcome = crate::cells::CellOutcome<CellMetrics>;
 pub struct CellResult {
     /// The cell.
     pub cell: Cell,
-    /// Its folder relative to the output folder (`cells/CASE/VARIATION/ALGORITHM`).
+    /// Its folder relative to the output folder (`cells/CASE/VARIATION/ALGORITHM/seed-N`).
     pub dir: PathBuf,
     /// Its outcome.
     pub outcome: CellOutcome,
@@ -53,6 +55,8 @@ pub struct Options<'a> {
     pub algorithms: &'a [String],
     /// Variations, before each case drops the axes it fixes.
     pub variations: &'a [Variation],
+    /// Seeds: every case × variation × algorithm runs once per seed.
+    pub seeds: &'a [u64],
     /// Overrides applied after the variation's and the substitution's (e.g. a shorter
     /// `duration_s=...` for a quick run).
     pub extra: &'a [String],
@@ -62,7 +66,7 @@ pub struct Options<'a> {
     pub executor: &'a dyn crate::Executor,
     /// Run every cell again, ignoring earlier `cell.json` files.
     pub fresh: bool,
-    /// Write the figures of each cell.
+    /// Write the figures of each cell's first seed.
     pub figures: bool,
     /// Called from the worker threads after each cell with (done, total).
     pub progress: &'a (dyn Fn(usize, usize) + Sync),
@@ -88,7 +92,7 @@ pub fn definition(extra: &[String]) -> RunDefinition {
         .with("overrides", extra)
 }
 
-/// The cells of the matrix, in case, variation, algorithm order; variations that
+/// The cells of the matrix, in case, variation, algorithm, seed order; variations that
 /// coincide once a case drops the axes it fixes are one cell.
 pub fn cells(options: &Options<'_>) -> Vec<Cell> {
     let mut out: Vec<Cell> = Vec::new();
@@ -101,11 +105,14 @@ pub fn cells(options: &Options<'_>) -> Vec<Cell> {
             }
             seen.push(v);
             for a in options.algorithms {
-                out.push(Cell {
-                    case,
-                    variation: v,
-                    algorithm: a.clone(),
-                });
+                for &seed in options.seeds {
+                    out.push(Cell {
+                        case,
+                        variation: v,
+                        algorithm: a.clone(),
+                        seed,
+                    });
+                }
             }
         }
     }
@@ -122,7 +129,7 @@ pub fn run(options: &Options<'_>) -> Result<Vec<CellResult>, std::io::Error> {
 }
 
 /// The overrides of a cell: the variation's on each bottleneck, the substitution, the
-/// extra ones. An error when the case's text cannot be read at all.
+/// seed, the extra ones. An error when the case's text cannot be read at all.
 pub fn overrides(
     case: &SuiteCase,
     cell: &Cell,
@@ -134,9 +141,13 @@ pub fn overrides(
         let prefix = layout
             .link_prefix(name)
             .ok_or_else(|| format!("names no link `{name}` for the variations to act on"))?;
-        out.extend(cell.variation.overrides(prefix));
+        out.extend(
+            cell.variation
+                .overrides(prefix, case.facts.reverse_bottleneck),
+        );
     }
     out.extend(layout.substitute(&cell.algorithm));
+    out.push(format!("seed={}", cell.seed));
     out.extend(extra.iter().cloned());
     Ok((layout, out))
 }
@@ -146,7 +157,8 @@ fn run_cell(cell: &Cell, o: &Options<'_>) -> Result<CellResult, std::io::Error> 
     let rel = Path::new(CELLS_DIR)
         .join(case.name)
         .join(cell.variation.to_string())
-        .join(&cell.algorithm);
+        .join(&cell.algorithm)
+        .join(format!("seed-{}", cell.seed));
     let dir = o.out_dir.join(&rel);
     let prepared = overrides(case, cell, o.extra);
     let key = match &prepared {
@@ -161,10 +173,15 @@ fn run_cell(cell: &Cell, o: &Options<'_>) -> Result<CellResult, std::io::Error> 
             Err(e) => return Ok(Err(e.split_whitespace().collect::<Vec<_>>().join(" "))),
         };
         let (scenario, result, media) = simulated;
-        if o.figures {
+        // Figures of the first seed only: the report shows one run per cell, and
+        // plotting every seed would cost more than simulating it.
+        if o.figures && o.seeds.first() == Some(&cell.seed) {
             let max = scenario.stream_max_bitrates();
             let input = scream_plot::PlotInput {
-                scenario_name: &format!("{} {} {}", case.name, cell.variation, cell.algorithm),
+                scenario_name: &format!(
+                    "{} {} {} seed {}",
+                    case.name, cell.variation, cell.algorithm, cell.seed
+                ),
                 samples: &result.samples,
                 footer: "",
                 max_bitrate_mbps: &max,

@@ -5,8 +5,11 @@
 //!
 //! [`cases::all`] lists the cases with what the suite knows of each, [`Variation`] the
 //! variations, [`execute::run`] runs the matrix on several threads (resuming from the
-//! cells an earlier call left), [`report::render`] writes report.md.
+//! cells an earlier call left), once per seed, [`aggregate`] gathers the seeds of each
+//! case × variation × algorithm into a pass count and the metrics' spread, and
+//! [`report::render`] writes report.md.
 
+pub mod aggregate;
 pub mod cases;
 pub mod execute;
 pub mod measure;

@@ -1,12 +1,16 @@
-//! report.md of a suite run: the verdict matrix, then per case its criteria, a table of
-//! every cell, the algorithms side by side and the figures of each cell.
+//! report.md of a suite run: per case and algorithm the runs passing over variations
+//! and seeds and whether the case separates the algorithms, the verdicts per variation,
+//! then per case its criteria, the spread of each judged metric over the seeds, and the
+//! figures of one run per algorithm.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use super::aggregate::{self, Group, Judged};
 use super::cases::SuiteCase;
 use super::execute::{CellOutcome, CellResult, FIGURES};
-use super::measure::CellMetrics;
+use super::substitute::contender;
+use super::variation::Variation;
 use super::verdict::judge;
 
 /// The report's file name in the output folder.
@@ -28,53 +32,97 @@ fn description(case: &SuiteCase) -> String {
         .unwrap_or_default()
 }
 
-fn num(v: f64, decimals: usize) -> String {
-    format!("{v:.decimals$}")
-}
-
-fn flows_list(m: &CellMetrics, g: impl Fn(&super::FlowMetrics) -> String) -> String {
-    m.flows.iter().map(g).collect::<Vec<_>>().join(" / ")
-}
-
 /// The Markdown report of `results` over `cases` and `algorithms`.
 pub fn render(cases: &[SuiteCase], algorithms: &[String], results: &[CellResult]) -> String {
+    let groups = aggregate::groups(cases, results);
+    let mut seeds: Vec<u64> = results.iter().map(|r| r.cell.seed).collect();
+    seeds.sort_unstable();
+    seeds.dedup();
     let mut out = String::from("# RMCAT evaluation suite\n\n");
-    out.push_str(
+    let _ = write!(
+        out,
         "Cases of RFC 8867 with the metrics of RFC 8868, sampled every 200 ms; the criteria \
-         and their sources are in docs/rmcat.md. `error`: the cell could not run (the \
-         reason is in its case's table).\n\n## Verdicts\n\n",
+         and their sources are in docs/rmcat.md. Every case × variation × algorithm ran \
+         with {} seed(s) ({}); a verdict is the number of seeds whose run met every \
+         criterion, and each metric is given as median [min–max] over the seeds. \
+         `error`: the run could not run (the reason is in its case's table).\n\n",
+        seeds.len(),
+        seeds
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
     );
+    out.push_str("Algorithms:\n\n");
+    for a in algorithms {
+        let about = contender(a).map_or(
+            "the simulator's algorithm of this name, its defaults",
+            |c| c.about,
+        );
+        let _ = writeln!(out, "- `{a}`: {about}");
+    }
+    summary(&mut out, cases, algorithms, &groups);
+    out.push_str("\n## Verdicts per variation (seeds passing)\n\n");
     let _ = writeln!(out, "| case | variation | {} |", algorithms.join(" | "));
     let _ = writeln!(out, "|---|---|{}", "---|".repeat(algorithms.len()));
     for (ci, case) in cases.iter().enumerate() {
-        let mut variations: Vec<String> = Vec::new();
-        for r in results.iter().filter(|r| r.cell.case == ci) {
-            let v = r.cell.variation.to_string();
-            if !variations.contains(&v) {
-                variations.push(v);
+        let mut variations: Vec<Variation> = Vec::new();
+        for g in groups.iter().filter(|g| g.case == ci) {
+            if !variations.contains(&g.variation) {
+                variations.push(g.variation);
             }
         }
         for v in &variations {
-            let cells: Vec<String> = algorithms
+            let row: Vec<String> = algorithms
                 .iter()
                 .map(|a| {
-                    results
+                    groups
                         .iter()
-                        .find(|r| {
-                            r.cell.case == ci
-                                && &r.cell.variation.to_string() == v
-                                && &r.cell.algorithm == a
-                        })
-                        .map_or_else(|| "—".to_owned(), |r| verdict_text(case, &r.outcome))
+                        .find(|g| g.case == ci && g.variation == *v && &g.algorithm == a)
+                        .map_or_else(|| "—".to_owned(), Group::count_text)
                 })
                 .collect();
-            let _ = writeln!(out, "| {} | {v} | {} |", case.name, cells.join(" | "));
+            let _ = writeln!(out, "| {} | {v} | {} |", case.name, row.join(" | "));
         }
     }
     for (ci, case) in cases.iter().enumerate() {
-        case_section(&mut out, ci, case, algorithms, results);
+        case_section(&mut out, ci, case, algorithms, &groups, results);
     }
     out
+}
+
+/// Per case and algorithm: runs passing over all variations and seeds, and whether
+/// the case separates the algorithms.
+fn summary(out: &mut String, cases: &[SuiteCase], algorithms: &[String], groups: &[Group]) {
+    out.push_str(
+        "\n## Summary\n\nRuns passing out of runs (variations × seeds) per case; an \
+         algorithm passes a case when most of its runs pass, and a case separates the \
+         algorithms when some pass it and some do not.\n\n",
+    );
+    let _ = writeln!(out, "| case | {} | separates? |", algorithms.join(" | "));
+    let _ = writeln!(out, "|---|{}---|", "---|".repeat(algorithms.len()));
+    for (ci, case) in cases.iter().enumerate() {
+        let row: Vec<String> = algorithms
+            .iter()
+            .map(|a| {
+                let s = aggregate::case_score(groups, ci, a);
+                if s.runs == 0 {
+                    "—".to_owned()
+                } else if s.majority_passes() {
+                    format!("**{}/{}**", s.passes, s.runs)
+                } else {
+                    format!("{}/{}", s.passes, s.runs)
+                }
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            case.name,
+            row.join(" | "),
+            aggregate::separation(groups, ci, algorithms).text()
+        );
+    }
 }
 
 fn case_section(
@@ -82,151 +130,79 @@ fn case_section(
     ci: usize,
     case: &SuiteCase,
     algorithms: &[String],
+    groups: &[Group],
     results: &[CellResult],
 ) {
-    let mine: Vec<&CellResult> = results.iter().filter(|r| r.cell.case == ci).collect();
     let _ = write!(
         out,
-        "\n## {}\n\n{}\n\nCriteria: ",
+        "\n## {}\n\n{}\n\nCriteria: {}.\n\n",
         case.name,
-        description(case)
+        description(case),
+        criteria_text(case)
     );
-    let criteria: Vec<String> = match mine.iter().find_map(|r| match &r.outcome {
-        CellOutcome::Done(m) => Some(m),
-        CellOutcome::Error(_) => None,
-    }) {
-        Some(m) => judge(m, case.facts.criteria)
-            .checks
-            .into_iter()
-            .map(|c| c.what)
-            .collect(),
-        None => vec![format!("{:?}", case.facts.criteria)],
-    };
-    let _ = writeln!(out, "{}.\n", criteria.join("; "));
-    out.push_str(
-        "| variation | algorithm | verdict | share | goodput Mbit/s | sending Mbit/s | queue p95/p98 ms | \
-         frame p95/p98 ms | self-inflicted ms | loss % | Jain | convergence s | link util | missed |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
-    );
-    for r in &mine {
-        let v = r.cell.variation.to_string();
-        match &r.outcome {
-            CellOutcome::Error(e) => {
-                let _ = writeln!(
-                    out,
-                    "| {v} | {} | error | | | | | | | | | | | {} |",
-                    r.cell.algorithm,
-                    e.replace('|', "\\|")
-                );
-            }
-            CellOutcome::Done(m) => {
-                let verdict = judge(m, case.facts.criteria);
-                let _ = writeln!(
-                    out,
-                    "| {v} | {} | {verdict} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                    r.cell.algorithm,
-                    num(m.share, 2),
-                    flows_list(m, |f| num(f.goodput_mbps, 2)),
-                    flows_list(m, |f| num(f.sending_mbps, 2)),
-                    flows_list(m, |f| format!(
-                        "{:.0}/{:.0}",
-                        f.queue_delay_p95_ms, f.queue_delay_p98_ms
-                    )),
-                    flows_list(m, |f| format!(
-                        "{:.0}/{:.0}",
-                        f.frame_delay_p95_ms, f.frame_delay_p98_ms
-                    )),
-                    flows_list(m, |f| num(f.self_inflicted_ms, 0)),
-                    flows_list(m, |f| num(f.loss_ratio * 100.0, 2)),
-                    m.jain.map_or_else(String::new, |j| num(j, 2)),
-                    flows_list(m, |f| f
-                        .convergence_s
-                        .map_or_else(|| "never".to_owned(), |c| num(c, 1))),
-                    num(m.link_utilisation, 2),
-                    verdict.failures().join("; "),
-                );
-            }
-        }
-    }
-    side_by_side(out, ci, algorithms, &mine);
-    figures(out, algorithms, &mine);
-}
-
-/// The algorithms side by side in the first variation of the case.
-fn side_by_side(out: &mut String, _ci: usize, algorithms: &[String], mine: &[&CellResult]) {
-    let Some(first) = mine.first().map(|r| r.cell.variation) else {
-        return;
-    };
-    let cells: Vec<Option<&CellMetrics>> = algorithms
-        .iter()
-        .map(|a| {
-            mine.iter()
-                .find(|r| r.cell.variation == first && &r.cell.algorithm == a)
-                .and_then(|r| match &r.outcome {
-                    CellOutcome::Done(m) => Some(m),
-                    CellOutcome::Error(_) => None,
-                })
-        })
-        .collect();
     let _ = write!(
         out,
-        "\nSide by side ({first}):\n\n| metric | {} |\n|---|{}\n",
-        algorithms.join(" | "),
-        "---|".repeat(algorithms.len())
+        "| variation | algorithm | seeds pass | {} | missed (runs) |\n|---|---|---|{}---|\n",
+        Judged::ALL.map(Judged::label).join(" | "),
+        "---|".repeat(Judged::ALL.len())
     );
-    type Row = (&'static str, fn(&CellMetrics) -> String);
-    let rows: [Row; 7] = [
-        ("share of fair share", |m| num(m.share, 2)),
-        ("goodput, sum Mbit/s", |m| {
-            num(m.flows.iter().map(|f| f.goodput_mbps).sum(), 2)
-        }),
-        ("worst queue delay p95 ms", |m| {
-            num(
-                m.flows
-                    .iter()
-                    .map(|f| f.queue_delay_p95_ms)
-                    .fold(0.0, f64::max),
-                0,
-            )
-        }),
-        ("worst frame delay p95 ms", |m| {
-            num(
-                m.flows
-                    .iter()
-                    .map(|f| f.frame_delay_p95_ms)
-                    .fold(0.0, f64::max),
-                0,
-            )
-        }),
-        ("worst loss %", |m| {
-            num(
-                m.flows.iter().map(|f| f.loss_ratio).fold(0.0, f64::max) * 100.0,
-                2,
-            )
-        }),
-        ("Jain", |m| {
-            m.jain.map_or_else(|| "—".to_owned(), |j| num(j, 2))
-        }),
-        ("link utilisation", |m| num(m.link_utilisation, 2)),
-    ];
-    for (name, g) in rows {
-        let values: Vec<String> = cells
+    for g in groups.iter().filter(|g| g.case == ci) {
+        let metrics: Vec<String> = Judged::ALL
             .iter()
-            .map(|c| c.map_or_else(|| "error".to_owned(), g))
+            .zip(&g.spreads)
+            .map(|(j, s)| {
+                let text = s.map_or_else(String::new, |s| s.text(j.decimals()));
+                if *j == Judged::ConvergenceS && g.never_converged > 0 {
+                    format!("{text} (never in {})", g.never_converged)
+                } else {
+                    text
+                }
+            })
             .collect();
-        let _ = writeln!(out, "| {name} | {} |", values.join(" | "));
+        let mut missed: Vec<String> = g.missed.iter().map(|(w, n)| format!("{w} ({n})")).collect();
+        if let Some(e) = &g.error {
+            missed.push(format!("error: {}", e.replace('|', "\\|")));
+        }
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            g.variation,
+            g.algorithm,
+            g.count_text(),
+            metrics.join(" | "),
+            missed.join("; ")
+        );
     }
+    figures(out, ci, algorithms, results);
 }
 
-fn figures(out: &mut String, algorithms: &[String], mine: &[&CellResult]) {
-    let Some(first) = mine.first().map(|r| r.cell.variation) else {
+/// The criteria of `case` as the report writes them.
+fn criteria_text(case: &SuiteCase) -> String {
+    let blank = super::measure::CellMetrics {
+        flows: Vec::new(),
+        share: 0.0,
+        link_utilisation: 0.0,
+        jain: None,
+    };
+    judge(&blank, case.facts.criteria)
+        .checks
+        .into_iter()
+        .map(|c| c.what)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The figures of each algorithm's first run in the case's first variation.
+fn figures(out: &mut String, ci: usize, algorithms: &[String], results: &[CellResult]) {
+    let mine: Vec<&CellResult> = results.iter().filter(|r| r.cell.case == ci).collect();
+    let Some(first) = mine.first().map(|r| (r.cell.variation, r.cell.seed)) else {
         return;
     };
-    out.push('\n');
+    let _ = write!(out, "\nFigures ({}, seed {}):\n\n", first.0, first.1);
     for a in algorithms {
         let Some(r) = mine
             .iter()
-            .find(|r| r.cell.variation == first && &r.cell.algorithm == a)
+            .find(|r| (r.cell.variation, r.cell.seed) == first && &r.cell.algorithm == a)
         else {
             continue;
         };

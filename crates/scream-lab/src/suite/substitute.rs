@@ -17,6 +17,68 @@ pub fn is_media(algorithm: &str) -> bool {
     algorithm.starts_with("scream") || algorithm == "gcc" || algorithm == "nada"
 }
 
+/// A contender of the suite: a name for the report, the simulator's algorithm it
+/// runs, and the flow keys that make it that contender.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Contender {
+    /// Name in the report and on the command line.
+    pub name: &'static str,
+    /// The scenario's `algorithm` of the media flows.
+    pub algorithm: &'static str,
+    /// Flow keys (dotted below `flows.N.`) and their values.
+    pub keys: &'static [(&'static str, &'static str)],
+    /// One line on what it is.
+    pub about: &'static str,
+}
+
+/// The suite's lineup: each algorithm as the field runs it, and the variants the
+/// literature compares. `--algorithms lineup` runs all of them.
+pub const LINEUP: &[Contender] = &[
+    Contender {
+        name: "scream-v2",
+        algorithm: "scream-v2",
+        keys: &[],
+        about: "SCReAM V2 (draft-ietf-ccwg-rfc8298bis-screamv2), the library's defaults",
+    },
+    Contender {
+        name: "scream-v1",
+        algorithm: "scream-v1",
+        keys: &[],
+        about: "SCReAM V1 (RFC 8298) without its competing-flows compensation (the library's default)",
+    },
+    Contender {
+        name: "scream-v1-cfc",
+        algorithm: "scream-v1",
+        keys: &[("params.competing_flows_compensation", "1")],
+        about: "SCReAM V1 with its competing-flows compensation on, as Ericsson's 2016 RMCAT slides ran it",
+    },
+    Contender {
+        name: "gcc-draft02",
+        algorithm: "gcc",
+        keys: &[("gcc.variant", "\"draft-02\"")],
+        about: "GCC as draft-ietf-rmcat-gcc-02 writes it (no probing)",
+    },
+    Contender {
+        name: "gcc-libwebrtc",
+        algorithm: "gcc",
+        keys: &[("gcc.variant", "\"libwebrtc\"")],
+        about: "GCC as libwebrtc's goog_cc runs it (probing, trendline gains, additive increase per second)",
+    },
+    Contender {
+        name: "nada",
+        algorithm: "nada",
+        keys: &[],
+        about: "NADA (RFC 8698)",
+    },
+];
+
+/// The contender of the lineup called `name`; `None` for any other name, which the
+/// suite runs as the simulator's algorithm of that name with no keys (`gcc` is GCC's
+/// default variant, draft-02).
+pub fn contender(name: &str) -> Option<Contender> {
+    LINEUP.iter().find(|c| c.name == name).copied()
+}
+
 /// What the suite reads from a case's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
@@ -85,12 +147,14 @@ impl Layout {
             .map(|(_, p)| p.as_str())
     }
 
-    /// Overrides that make every media flow run `algorithm`; SCReAM generations also
-    /// get the suite's RTP-queue discard age.
-    pub fn substitute(&self, algorithm: &str) -> Vec<String> {
+    /// Overrides that make every media flow run the contender `name` ([`contender`]);
+    /// SCReAM generations also get the suite's RTP-queue discard age.
+    pub fn substitute(&self, name: &str) -> Vec<String> {
+        let (algorithm, keys) = contender(name).map_or((name, &[][..]), |c| (c.algorithm, c.keys));
         let mut out = Vec::new();
         for &i in &self.media {
             out.push(format!("flows.{i}.algorithm=\"{algorithm}\""));
+            out.extend(keys.iter().map(|(k, v)| format!("flows.{i}.{k}={v}")));
             if algorithm.starts_with("scream") {
                 out.push(format!(
                     "flows.{i}.params.max_rtp_queue_delay={MAX_RTP_QUEUE_DELAY_S}"
@@ -138,6 +202,29 @@ algorithm = "cbr"
         );
         assert_eq!(l.link_prefix("b"), Some("links.1"));
         assert_eq!(l.link_prefix("c"), None);
+    }
+
+    #[test]
+    fn a_lineup_name_sets_its_algorithm_and_its_keys_on_every_media_flow() {
+        let l = Layout::read(CASE).expect("a case");
+        let o = l.substitute("gcc-libwebrtc");
+        assert_eq!(
+            o,
+            [
+                "flows.0.algorithm=\"gcc\"",
+                "flows.0.gcc.variant=\"libwebrtc\"",
+                "flows.1.algorithm=\"gcc\"",
+                "flows.1.gcc.variant=\"libwebrtc\"",
+            ]
+        );
+        let o = l.substitute("scream-v1-cfc");
+        assert!(o.contains(&"flows.1.params.competing_flows_compensation=1".to_owned()));
+        assert!(o.contains(&"flows.1.algorithm=\"scream-v1\"".to_owned()));
+        // Both GCC variants are named, and the plain name is the draft's.
+        let names: Vec<&str> = LINEUP.iter().map(|c| c.name).collect();
+        assert!(names.contains(&"gcc-draft02") && names.contains(&"gcc-libwebrtc"));
+        assert_eq!(l.substitute("gcc")[0], "flows.0.algorithm=\"gcc\"");
+        assert_eq!(l.substitute("gcc").len(), 2);
     }
 
     #[test]

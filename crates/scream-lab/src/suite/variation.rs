@@ -38,12 +38,42 @@ pub struct Variation {
 }
 
 impl Variation {
-    /// The quick matrix's variation: 50 ms, no jitter, drop tail (RFC 8867 §4.2).
+    /// The RFC 8867 path (§4.2, and the testbed attributes of each §5 case): 50 ms
+    /// one-way propagation delay, a maximum end-to-end jitter of 30 ms, a 300 ms
+    /// drop-tail queue. The suite's `default`, also called `rfc`.
     pub const DEFAULT: Self = Self {
         one_way_delay_ms: Some(50.0),
-        jitter_ms: 0.0,
+        jitter_ms: 30.0,
         queue: Some(Queue::TailDrop),
     };
+
+    /// The RFC path with one axis changed at a time (ours: 6 variations instead of the
+    /// 18 of [`Variation::all`], so that five seeds of every cell stay affordable): the
+    /// path itself, the other two delays, the other two jitters, and CoDel.
+    pub fn axes() -> Vec<Self> {
+        let mut out = vec![Self::DEFAULT];
+        for d in DELAYS_MS {
+            if Some(d) != Self::DEFAULT.one_way_delay_ms {
+                out.push(Self {
+                    one_way_delay_ms: Some(d),
+                    ..Self::DEFAULT
+                });
+            }
+        }
+        for j in JITTERS_MS {
+            if j != Self::DEFAULT.jitter_ms {
+                out.push(Self {
+                    jitter_ms: j,
+                    ..Self::DEFAULT
+                });
+            }
+        }
+        out.push(Self {
+            queue: Some(Queue::CoDel),
+            ..Self::DEFAULT
+        });
+        out
+    }
 
     /// Every combination: delays × jitters × queues.
     pub fn all() -> Vec<Self> {
@@ -76,23 +106,34 @@ impl Variation {
         }
     }
 
-    /// The overrides on the link whose dotted prefix is `link` (`link`, `links.2`).
-    pub fn overrides(&self, link: &str) -> Vec<String> {
+    /// The overrides on the link whose dotted prefix is `link` (`link`, `links.2`):
+    /// its forward direction, and also its reverse direction when `both_ways` (a case
+    /// whose reverse path is a bottleneck too, §5.3: the same delay, jitter and queue
+    /// each way).
+    pub fn overrides(&self, link: &str, both_ways: bool) -> Vec<String> {
+        let mut out = self.direction(link);
+        if both_ways {
+            out.extend(self.direction(&format!("{link}.reverse")));
+        }
+        out
+    }
+
+    fn direction(&self, prefix: &str) -> Vec<String> {
         let mut out = Vec::new();
         if let Some(d) = self.one_way_delay_ms {
-            out.push(format!("{link}.one_way_delay_ms={d}"));
+            out.push(format!("{prefix}.one_way_delay_ms={d}"));
         }
         out.push(format!(
-            "{link}.jitter_ms={}",
+            "{prefix}.jitter_ms={}",
             self.jitter_ms / JITTER_SIGMAS
         ));
-        out.push(format!("{link}.jitter_max_ms={}", self.jitter_ms));
+        out.push(format!("{prefix}.jitter_max_ms={}", self.jitter_ms));
         match self.queue {
-            Some(Queue::TailDrop) => out.push(format!("{link}.queue.kind=\"tail-drop\"")),
+            Some(Queue::TailDrop) => out.push(format!("{prefix}.queue.kind=\"tail-drop\"")),
             Some(Queue::CoDel) => out.extend([
-                format!("{link}.queue.kind=\"codel\""),
-                format!("{link}.queue.codel_target_ms={CODEL_TARGET_MS}"),
-                format!("{link}.queue.codel_interval_ms={CODEL_INTERVAL_MS}"),
+                format!("{prefix}.queue.kind=\"codel\""),
+                format!("{prefix}.queue.codel_target_ms={CODEL_TARGET_MS}"),
+                format!("{prefix}.queue.codel_interval_ms={CODEL_INTERVAL_MS}"),
             ]),
             None => {}
         }
@@ -126,7 +167,7 @@ mod tests {
         for v in &all {
             assert_eq!(Variation::parse(&v.to_string()), Some(*v));
         }
-        assert_eq!(Variation::DEFAULT.to_string(), "d50-j0-tail");
+        assert_eq!(Variation::DEFAULT.to_string(), "d50-j30-tail");
         assert!(all.contains(&Variation::DEFAULT));
         assert_eq!(Variation::parse("d51-j0-tail"), None);
     }
@@ -134,18 +175,47 @@ mod tests {
     #[test]
     fn fixed_axes_leave_their_keys_alone() {
         let v = Variation::parse("d10-j30-codel").expect("known");
-        let o = v.overrides("links.0");
+        let o = v.overrides("links.0", false);
         assert!(o.contains(&"links.0.one_way_delay_ms=10".to_owned()));
         assert!(o.contains(&"links.0.jitter_max_ms=30".to_owned()));
         assert!(o.contains(&"links.0.jitter_ms=10".to_owned()));
         assert!(o.contains(&"links.0.queue.kind=\"codel\"".to_owned()));
         let fixed = v.for_case(false, false);
         assert_eq!(fixed.to_string(), "dcase-j30-qcase");
-        let o = fixed.overrides("link");
+        let o = fixed.overrides("link", false);
         assert!(
             o.iter()
                 .all(|k| !k.contains("delay") && !k.contains("queue")),
             "{o:?}"
         );
+    }
+
+    #[test]
+    fn the_axes_change_one_axis_of_the_rfc_path_at_a_time() {
+        let axes = Variation::axes();
+        assert_eq!(axes.len(), 6);
+        assert_eq!(axes[0], Variation::DEFAULT);
+        for v in &axes[1..] {
+            let changed = usize::from(v.one_way_delay_ms != Variation::DEFAULT.one_way_delay_ms)
+                + usize::from(v.jitter_ms != Variation::DEFAULT.jitter_ms)
+                + usize::from(v.queue != Variation::DEFAULT.queue);
+            assert_eq!(changed, 1, "{v}");
+            assert!(Variation::all().contains(v), "{v}");
+        }
+    }
+
+    #[test]
+    fn both_ways_gives_the_reverse_direction_the_same_delay_jitter_and_queue() {
+        let v = Variation::parse("d10-j30-codel").expect("known");
+        let o = v.overrides("link", true);
+        for key in [
+            "link.reverse.one_way_delay_ms=10",
+            "link.reverse.jitter_max_ms=30",
+            "link.reverse.queue.kind=\"codel\"",
+            "link.one_way_delay_ms=10",
+        ] {
+            assert!(o.contains(&key.to_owned()), "{key} missing from {o:?}");
+        }
+        assert_eq!(o.len(), 2 * v.overrides("link", false).len());
     }
 }

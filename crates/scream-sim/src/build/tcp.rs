@@ -38,12 +38,19 @@ pub(super) fn endpoints(cfg: &FlowConfig, at: &Placement<'_>, seed: u64) -> (End
     };
     let traffic = match t.traffic {
         TcpTraffic::Bulk => Traffic::Bulk,
-        TcpTraffic::OnOff => Traffic::OnOff(Box::new(OnOff::new(
-            kb(t.object_min_kb),
-            kb(t.object_max_kb),
-            ms(t.idle_mean_s * 1e3),
-            RngStream::new(seed, &format!("flow/{}/tcp-traffic", at.name)),
-        ))),
+        TcpTraffic::OnOff => {
+            let source = OnOff::new(
+                kb(t.object_min_kb),
+                kb(t.object_max_kb),
+                ms(t.idle_mean_s * 1e3),
+                RngStream::new(seed, &format!("flow/{}/tcp-traffic", at.name)),
+            );
+            Traffic::OnOff(Box::new(if t.start_idle {
+                source.starting_idle()
+            } else {
+                source
+            }))
+        }
     };
     let sender = TcpSender::new(SenderConfig {
         law,

@@ -173,8 +173,9 @@ impl TcpSender {
         let (start, stop) = self.cfg.active;
         if !self.started && now >= start {
             self.started = true;
-            match self.cfg.traffic {
+            match &mut self.cfg.traffic {
                 Traffic::Bulk => self.app_end = UNLIMITED,
+                Traffic::OnOff(t) if t.starts_idle() => self.next_object = Some(now + t.idle()),
                 Traffic::OnOff(_) => self.new_object(),
             }
         }

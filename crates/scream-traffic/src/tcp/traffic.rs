@@ -13,6 +13,7 @@ pub struct OnOff {
     max_bytes: u64,
     idle_mean: Duration,
     rng: RngStream,
+    starts_idle: bool,
 }
 
 impl OnOff {
@@ -24,7 +25,22 @@ impl OnOff {
             max_bytes: max_bytes.max(min_bytes.max(1)),
             idle_mean,
             rng,
+            starts_idle: false,
         }
+    }
+
+    /// The same source, but in its OFF state when the flow starts: the first object
+    /// waits for an idle time drawn like the others (RFC 8867 §5.7 starts 8 of its 10
+    /// short TCP flows OFF).
+    #[must_use]
+    pub fn starting_idle(mut self) -> Self {
+        self.starts_idle = true;
+        self
+    }
+
+    /// Whether the source is OFF when the flow starts.
+    pub fn starts_idle(&self) -> bool {
+        self.starts_idle
     }
 
     /// The size of the next object, bytes, uniform in `[min, max]`.

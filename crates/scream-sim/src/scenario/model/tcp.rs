@@ -25,6 +25,10 @@ pub struct TcpFlowConfig {
     pub object_max_kb: f64,
     /// On-off: mean idle time between the end of an object and the next, s. Default 10.
     pub idle_mean_s: f64,
+    /// On-off: the source is OFF when the flow starts, so its first object waits for
+    /// an idle time (RFC 8867 §5.7: 2 of the 10 short flows start ON, 8 OFF). Default
+    /// false.
+    pub start_idle: bool,
     /// Payload bytes per full segment; each segment adds 52 bytes of IPv4 and TCP
     /// headers with the timestamp option. Default 1448 (1500-byte packets).
     pub mss_bytes: u32,
@@ -42,6 +46,7 @@ impl Default for TcpFlowConfig {
             object_min_kb: 30.0,
             object_max_kb: 50.0,
             idle_mean_s: 10.0,
+            start_idle: false,
             mss_bytes: 1448,
             delayed_ack: true,
             min_rto_ms: scream_traffic::tcp::LINUX_MIN_RTO.as_secs_f64() * 1e3,
