@@ -280,3 +280,46 @@ fn a_congestion_event_ends_the_regrowth() {
     w.on_feedback(&cfg, &lost, &measurements(t0 + Duration::from_millis(100)));
     assert!(!w.regrow_armed);
 }
+
+/// Window growth over 20 unmarked feedbacks of an L4S flow whose queue delay varies
+/// (steadiness 0), `l4s_alpha` starting at `alpha`, with `l4s-growth` on or off.
+fn l4s_growth_over_varying_delay(alpha: f64, on: bool) -> f64 {
+    let mut sc = SenderConfig {
+        ecn: EcnMode::L4s,
+        ..SenderConfig::default()
+    };
+    sc.improvements.l4s_growth = on;
+    let cfg = V2Settings::of(&sc);
+    let mut w = RefWindow::new(&cfg);
+    let t0 = Instant::from_millis(1000);
+    w.last_congestion = Some(t0);
+    w.ref_wnd = 20_000.0;
+    w.l4s_alpha = alpha;
+    w.max_bif = 40_000;
+    let ack = AckSummary {
+        bytes_acked: 5_000,
+        packets_acked: 5,
+        ..AckSummary::default()
+    };
+    for i in 1..=20 {
+        let mut m = measurements(t0 + Duration::from_millis(5 * i));
+        m.steadiness = 0.0;
+        w.on_feedback(&cfg, &ack, &m);
+    }
+    w.ref_wnd - 20_000.0
+}
+
+#[test]
+fn l4s_growth_frees_the_increase_only_while_the_bottleneck_marks() {
+    let faithful = l4s_growth_over_varying_delay(0.05, false);
+    let freed = l4s_growth_over_varying_delay(0.05, true);
+    assert!(faithful > 0.0, "faithful grew {faithful}");
+    // The restraint's floor rises from a tenth to a quarter: 2.5 times the growth.
+    assert!(
+        (freed / faithful - SMALL_QUEUE_BACKOFF_MIN / STEADINESS_MIN).abs() < 0.2,
+        "faithful {faithful}, freed {freed}"
+    );
+    // No marks: the option leaves the faithful restraint in place.
+    let unmarked = l4s_growth_over_varying_delay(0.0, true);
+    assert_eq!(unmarked, l4s_growth_over_varying_delay(0.0, false));
+}
