@@ -117,26 +117,6 @@ pub struct Improvements {
     /// packet more and no more (RFC 8985 §7.3), so a dead path gets a trickle, not a
     /// window.
     pub tail_loss_probe: bool,
-    /// `l4s-growth` (L4S mode only): while the bottleneck marks (`l4s_alpha` at least
-    /// 0.001), the queue-delay variation restrains the window's growth no further than
-    /// it restrains the L4S back-off (floor 0.25 instead of 0.1).
-    ///
-    /// Faithfully (draft and reference alike), the increase is scaled by the
-    /// queue-delay steadiness, down to a tenth when the queue delay's recent spread
-    /// exceeds 10 ms. On a cellular link that spread comes from the scheduler's
-    /// silences, not from the flow: on the recorded T-Mobile LTE trace it held the
-    /// steadiness at its floor for 99 % of feedbacks in both L4S and delay-only mode,
-    /// so the window grew by about 0.04 MSS per RTT. A delay-only flow backs off only
-    /// when the averaged queue delay passes half its target and rarely does there
-    /// (1.1 back-offs/s), but an L4S marker marks at each silence, and the flow backed
-    /// off 3.7 times a second: the window settled at a fifth of the delay-only one
-    /// (median 4.9 vs 24.8 kB) and the throughput at a quarter (1.38 vs 5.27 Mbit/s)
-    /// with only 8 % of packets marked. The reference softens the L4S back-off by the
-    /// same steadiness, floor 0.25, to counter this restraint; with both at 0.25 the
-    /// two balance: 2.26 Mbit/s there, p99 sojourn 78 instead of 84 ms. Freeing the
-    /// growth entirely reached 3.84 Mbit/s but raised the frame delay p99 on deep and
-    /// shallow buffers by 23-162 ms. Without marks the faithful restraint stays.
-    pub l4s_growth: bool,
 }
 
 /// The improvements' names as scenarios and the command line spell them, in field order.
@@ -146,7 +126,6 @@ pub const IMPROVEMENT_NAMES: &[&str] = &[
     "delay-convergence",
     "l4s-pacing",
     "tail-loss-probe",
-    "l4s-growth",
 ];
 
 impl Improvements {
@@ -190,7 +169,6 @@ impl Improvements {
             "delay-convergence" => &mut self.delay_convergence,
             "l4s-pacing" => &mut self.l4s_pacing,
             "tail-loss-probe" => &mut self.tail_loss_probe,
-            "l4s-growth" => &mut self.l4s_growth,
             _ => {
                 return Err(ConfigError {
                     field: "improvements",

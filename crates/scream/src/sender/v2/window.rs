@@ -467,14 +467,8 @@ impl RefWindow {
         // split they reached: the queue they share varies, so none grows, and equal
         // back-offs keep the ratio. `delay-convergence` lets the additive part grow
         // freely so that the back-offs (now at a lower queue delay) equalise them.
-        // `l4s-growth` lets it grow freely while L4S marks steer it.
         if !growth.converge {
-            let floor = if super::l4s_growth::frees_growth(cfg, self.l4s_alpha) {
-                SMALL_QUEUE_BACKOFF_MIN
-            } else {
-                STEADINESS_MIN
-            };
-            increment *= m.steadiness.clamp(floor, 1.0);
+            increment *= m.steadiness.clamp(STEADINESS_MIN, 1.0);
         }
 
         // Multiplicative increase, restrained after congestion.
