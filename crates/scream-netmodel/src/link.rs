@@ -290,7 +290,10 @@ impl<P: NetPacket> DirectedLink<P> {
     }
 
     fn start_service(&mut self, start: Instant) {
-        let rate = self.capacity.nominal_rate(start);
+        let rate = match self.queue.rate_window() {
+            Some(window) => self.mean_rate(start, window),
+            None => self.capacity.nominal_rate(start),
+        };
         let taken = self
             .queue
             .dequeue(start, rate, &mut self.aqm_rng, &mut self.aqm_scratch);
@@ -317,6 +320,18 @@ impl<P: NetPacket> DirectedLink<P> {
             done,
             time_at_link,
         });
+    }
+
+    /// The capacity averaged over the `window` before `at` (shorter at the start of a
+    /// run; the rate of the moment at its very first instant).
+    fn mean_rate(&mut self, at: Instant, window: Duration) -> Bitrate {
+        let from = at.saturating_sub(window);
+        let span = at - from;
+        if span.is_zero() {
+            return self.capacity.nominal_rate(at);
+        }
+        let bytes = self.capacity.deliverable_bytes(from, at);
+        Bitrate::from_bps(bytes * 8.0 / span.as_secs_f64())
     }
 
     /// Hands every NetQueue release due by `now` to the path effects.

@@ -4,7 +4,7 @@ mod common;
 
 use common::{TestPacket, Trace, link, run_periodic};
 use scream::{Bitrate, Duration, Ecn, Instant};
-use scream_netmodel::queue::{Codel, DualPi2, DualPi2Params, Fifo, L4sRamp};
+use scream_netmodel::queue::{Codel, DualPi2, DualPi2Params, Fifo, L4sCellular, L4sRamp};
 use scream_netmodel::{DirectedLink, DropCause, Queue, RngStream};
 
 const MS: Duration = Duration::from_millis(1);
@@ -207,4 +207,71 @@ fn dualpi2_keeps_l4s_sojourn_near_its_step_under_a_scalable_load() {
     let util = served_bytes_late as f64 * 8.0 / 10.0 / capacity.bps();
     assert!(mean < 2.0, "mean L4S time at the link {mean} ms");
     assert!(util > 0.85, "utilisation {util}");
+}
+
+/// A link that delivers 8 Mbit/s for 5 ms, then nothing for 45 ms, over and over: the
+/// mean rate is 0.8 Mbit/s = 100 bytes per ms.
+fn bursty_link(queue: Queue<TestPacket>) -> DirectedLink<TestPacket> {
+    use scream_netmodel::{Capacity, PathEffects, QueueLimit, RateSchedule};
+    let rows = [(0, Bitrate::from_mbps(8.0)), (5_000_000, Bitrate::ZERO)];
+    let schedule = RateSchedule::new(&rows, Some(50_000_000)).expect("schedule");
+    DirectedLink::new(
+        Capacity::Schedule(schedule),
+        queue,
+        QueueLimit::UNLIMITED,
+        PathEffects::delay_only(Duration::ZERO),
+        3,
+        "bursty",
+    )
+}
+
+/// CE fraction of ECT(1) packets of `size` bytes sent every `every` for 2 s.
+fn ce_fraction(mut l: DirectedLink<TestPacket>, every: Duration, size: u32) -> f64 {
+    let t = run_periodic(&mut l, every, size, Ecn::Ect1, Instant::from_millis(2000));
+    let marked = t.departed.iter().filter(|(_, p)| p.ecn == Ecn::Ce).count();
+    marked as f64 / t.departed.len().max(1) as f64
+}
+
+#[test]
+fn a_lone_packet_waiting_for_the_scheduler_is_marked_by_the_sojourn_ramp_only() {
+    // One 40-byte packet every 10 ms (32 kbit/s, 4 % of the mean rate): most wait in
+    // a silence with at most four others queued.
+    let every = MS * 10;
+    let ramp = Queue::L4sRamp(L4sRamp::new(MS * 2, MS * 6));
+    let ramp = ce_fraction(bursty_link(ramp), every, 40);
+    let cellular = Queue::L4sCellular(L4sCellular::new(MS * 2, MS * 6, MS * 100));
+    let cellular = ce_fraction(bursty_link(cellular), every, 40);
+    // Queued bytes over the rate offered: at most 5 packets * 40 B / 100 B per ms = 2 ms
+    // at the end of a silence, the ramp's lower end.
+    assert!(ramp > 0.5, "sojourn ramp marked {ramp}");
+    assert_eq!(cellular, 0.0, "cellular marker");
+}
+
+#[test]
+fn the_cellular_marker_marks_a_queue_that_outgrows_the_offered_rate() {
+    // 1000 bytes every ms = 8 Mbit/s on a link offering 0.8: the queue grows without
+    // bound, and so does its estimated delay.
+    let cellular = L4sCellular::new(MS * 2, MS * 6, MS * 100);
+    let frac = ce_fraction(bursty_link(Queue::L4sCellular(cellular)), MS, 1000);
+    assert!(frac > 0.95, "{frac}");
+}
+
+#[test]
+fn the_cellular_estimate_is_queued_bytes_over_the_offered_rate() {
+    let rate = Bitrate::from_mbps(8.0);
+    // 10 000 bytes at 1000 bytes per ms.
+    assert_eq!(L4sCellular::<TestPacket>::estimate(10_000, rate), MS * 10);
+    // A link that offered nothing drains nothing: as congested as it gets.
+    assert_eq!(
+        L4sCellular::<TestPacket>::estimate(1, Bitrate::ZERO),
+        Duration::MAX
+    );
+    // ECT(0) and Not-ECT packets are never marked, whatever the estimate.
+    let mut q = L4sCellular::new(MS, MS * 2, MS * 100);
+    let mut rng = RngStream::new(1, "cellular-test");
+    for ecn in [Ecn::Ect0, Ecn::NotEct] {
+        q.push(Instant::ZERO, TestPacket::new(0, 1000, ecn), 0)
+            .unwrap();
+        assert_eq!(q.pop(Bitrate::ZERO, &mut rng).unwrap().packet.ecn, ecn);
+    }
 }

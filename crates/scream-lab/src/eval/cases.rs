@@ -6,7 +6,7 @@ use scream_data::{DataPath, Missing};
 use std::fmt;
 
 use scream::sender::Improvements;
-use scream_netmodel::queue::{EcnThresholdKeys, L4sRampKeys};
+use scream_netmodel::queue::{EcnThresholdKeys, L4sCellularKeys, L4sRampKeys};
 use scream_netmodel::{RateUnit, TraceEnd, TraceFormat};
 
 use scream_sim::scenario::{
@@ -50,9 +50,10 @@ pub(crate) const SINGLE_ONE_WAY_MS: f64 = 10.0;
 pub(crate) const SHARED_ONE_WAY_MS: f64 = 25.0;
 /// Queue limit in time of every mode, ms (the RMCAT default, RFC 8867 §5.1).
 pub(crate) const QUEUE_LIMIT_MS: f64 = 300.0;
-/// L4S mode: sojourn where the marking probability starts rising from 0, ms.
+/// L4S mode: sojourn (on a cellular link: estimated queue delay) where the marking
+/// probability starts rising from 0, ms.
 pub(crate) const L4S_RAMP_MIN_MS: f64 = 2.0;
-/// L4S mode: sojourn where every ECT(1) packet is marked, ms.
+/// L4S mode: sojourn (estimated queue delay) where every ECT(1) packet is marked, ms.
 pub(crate) const L4S_RAMP_MAX_MS: f64 = 6.0;
 /// Classic-ECN mode: sojourn above which ECT(0) packets are marked, ms. A step at the
 /// 5 ms a classic AQM aims for (CoDel's target, RFC 8289 §4.3).
@@ -177,6 +178,26 @@ impl Mode {
                 kind: QueueKind::TailDrop,
                 ..base
             },
+        }
+    }
+
+    /// The queue of this mode on a cellular link whose radio access network marks L4S
+    /// on its own queue-delay estimate (`l4s-cellular`, the same ramp as `l4s-ramp`
+    /// on queued bytes over the rate recently offered); the other modes are
+    /// unchanged.
+    pub(crate) fn cellular_queue(self) -> QueueConfig {
+        let queue = self.queue();
+        match self {
+            Self::L4s => QueueConfig {
+                kind: QueueKind::L4sCellular,
+                l4s_cellular: L4sCellularKeys {
+                    cellular_min_ms: L4S_RAMP_MIN_MS,
+                    cellular_max_ms: L4S_RAMP_MAX_MS,
+                    ..L4sCellularKeys::default()
+                },
+                ..queue
+            },
+            Self::Classic | Self::Delay => queue,
         }
     }
 

@@ -4,15 +4,18 @@
 //! its AQM decision at dequeue, i.e. when the serializer takes the packet. CoDel and
 //! DualPI2 judge the sojourn time (enqueue -> start of serialisation) as their RFCs
 //! define it; the two reference-style markers judge the time at the link (see
-//! [`marker`]). AQMs mark only ECN-capable packets and drop the others where they would
+//! [`marker`]); the cellular L4S marker judges the queued bytes over the rate the link
+//! recently offered ([`cellular`]). AQMs mark only ECN-capable packets and drop the others where they would
 //! mark. All disciplines share a tail-drop admission limit in bytes.
 
+pub mod cellular;
 pub mod codel;
 pub mod dualpi2;
 pub mod fifo;
 pub mod marker;
 pub mod netqueue;
 
+pub use cellular::{L4sCellular, L4sCellularKeys};
 pub use codel::{Codel, CodelKeys};
 pub use dualpi2::{DualPi2, DualPi2Keys, DualPi2Params};
 pub use fifo::{Fifo, Queued};
@@ -37,6 +40,8 @@ pub enum Queue<P> {
     L4sRamp(L4sRamp<P>),
     /// DualPI2 (RFC 9332).
     DualPi2(DualPi2<P>),
+    /// Cellular L4S marker: the ramp on queued bytes over the recently offered rate.
+    L4sCellular(L4sCellular<P>),
 }
 
 impl<P: NetPacket> Queue<P> {
@@ -48,12 +53,14 @@ impl<P: NetPacket> Queue<P> {
             Self::EcnThreshold(q) => q.push(now, pkt, limit_bytes),
             Self::L4sRamp(q) => q.push(now, pkt, limit_bytes),
             Self::DualPi2(q) => q.push(now, pkt, limit_bytes),
+            Self::L4sCellular(q) => q.push(now, pkt, limit_bytes),
         }
     }
 
     /// The packet the serializer takes at `now` on a link whose capacity is now `rate`
-    /// (ECN possibly set to CE); packets the AQM drops on the way are appended to
-    /// `dropped`.
+    /// (for a discipline with a [`Self::rate_window`]: the mean capacity over that
+    /// window) (ECN possibly set to CE); packets the AQM drops on the way are appended
+    /// to `dropped`.
     pub fn dequeue(
         &mut self,
         now: Instant,
@@ -67,6 +74,16 @@ impl<P: NetPacket> Queue<P> {
             Self::EcnThreshold(q) => q.pop(now, rate, dropped),
             Self::L4sRamp(q) => q.pop(now, rate, rng),
             Self::DualPi2(q) => q.pop(now, rng, dropped),
+            Self::L4sCellular(q) => q.pop(rate, rng),
+        }
+    }
+
+    /// The window over which this discipline wants the link's capacity averaged, for
+    /// [`Self::dequeue`]'s `rate`; `None` for those that judge the rate of the moment.
+    pub fn rate_window(&self) -> Option<Duration> {
+        match self {
+            Self::L4sCellular(q) => Some(q.window()),
+            _ => None,
         }
     }
 }
@@ -80,6 +97,7 @@ impl<P: NetPacket> Queue<P> {
             Self::EcnThreshold(q) => q.fifo().bytes(),
             Self::L4sRamp(q) => q.fifo().bytes(),
             Self::DualPi2(q) => q.bytes(),
+            Self::L4sCellular(q) => q.fifo().bytes(),
         }
     }
 
@@ -91,6 +109,7 @@ impl<P: NetPacket> Queue<P> {
             Self::EcnThreshold(q) => q.fifo().len(),
             Self::L4sRamp(q) => q.fifo().len(),
             Self::DualPi2(q) => q.len(),
+            Self::L4sCellular(q) => q.fifo().len(),
         }
     }
 
@@ -176,6 +195,7 @@ mod key_tests {
             L4sRampKeys::keys(),
             DualPi2Keys::keys(),
             NetQueueKeys::keys(),
+            L4sCellularKeys::keys(),
         ]
         .into_iter()
         .flatten()

@@ -12,7 +12,8 @@ use crate::scenario::{
 };
 use scream::{Bitrate, Duration, Instant};
 use scream_netmodel::queue::{
-    Codel, DualPi2, DualPi2Params, EcnThreshold, Fifo, L4sRamp, NetQueue, NetQueueParams,
+    Codel, DualPi2, DualPi2Params, EcnThreshold, Fifo, L4sCellular, L4sRamp, NetQueue,
+    NetQueueParams,
 };
 use scream_netmodel::{
     Capacity, DirectedLink, Jitter, LossModel, NetPacket, PathEffects, ProbabilitySchedule, Queue,
@@ -35,6 +36,7 @@ fn build_queue<P: NetPacket>(q: &QueueConfig) -> Queue<P> {
         QueueKind::EcnThreshold => Queue::EcnThreshold(EcnThreshold::from_keys(&q.ecn_threshold)),
         QueueKind::L4sRamp => Queue::L4sRamp(L4sRamp::from_keys(&q.l4s_ramp)),
         QueueKind::DualPi2 => Queue::DualPi2(DualPi2::new(DualPi2Params::from(&q.dualpi2))),
+        QueueKind::L4sCellular => Queue::L4sCellular(L4sCellular::from_keys(&q.l4s_cellular)),
         // Built by `build_direction`, which replaces the serializer too.
         QueueKind::NetQueue => Queue::TailDrop(Fifo::new()),
     }

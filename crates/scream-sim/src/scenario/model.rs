@@ -324,7 +324,10 @@ impl LinkConfig {
             || self.jitter_ms > 0.0
             || self.loss > 0.0
             || self.loss_steps.iter().any(|[_, p]| *p > 0.0)
-            || matches!(self.queue.kind, QueueKind::L4sRamp | QueueKind::DualPi2)
+            || matches!(
+                self.queue.kind,
+                QueueKind::L4sRamp | QueueKind::DualPi2 | QueueKind::L4sCellular
+            )
     }
 }
 

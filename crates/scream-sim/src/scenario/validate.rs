@@ -530,6 +530,12 @@ fn validate_queue(key: &str, q: &QueueConfig) -> Check {
     if q.l4s_ramp.ramp_max_ms <= q.l4s_ramp.ramp_min_ms {
         return fail(format!("{key}.ramp_max_ms"), "must be > ramp_min_ms");
     }
+    if q.l4s_cellular.cellular_max_ms <= q.l4s_cellular.cellular_min_ms {
+        return fail(
+            format!("{key}.cellular_max_ms"),
+            "must be > cellular_min_ms",
+        );
+    }
     Ok(())
 }
 

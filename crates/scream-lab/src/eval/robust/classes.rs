@@ -278,11 +278,27 @@ impl Draw {
 
     /// The scenario of this draw with the senders running `options`.
     pub fn scenario(&self, options: OptionSet) -> Scenario {
-        let mut queue = self.mode.queue();
+        // A bursty link is a cellular scheduler's: its L4S marks follow the radio
+        // access network's queue-delay estimate, not the sojourn of a packet waiting
+        // for the next transmission opportunity (see `l4s-cellular`).
+        let mut queue = if self.class == ConditionClass::Bursty {
+            self.mode.cellular_queue()
+        } else {
+            self.mode.queue()
+        };
         match self.buffer {
             Buffer::Bytes(b) => {
                 queue.limit.limit_ms = 0.0;
                 queue.limit.limit_bytes = b as u64;
+            }
+            // A bursty link's rate of the moment is either zero or a burst: a limit in
+            // time turned into bytes at it would hold one packet through every silence
+            // and drop the rest. Its buffer is held in bytes at the mean rate instead,
+            // as a mahimahi trace's is (`Capacity::nominal_rate`).
+            Buffer::Ms(ms) if self.class == ConditionClass::Bursty => {
+                let mean_bps = mean_mbps(&self.capacity, self.duration_s) * 1e6;
+                queue.limit.limit_ms = 0.0;
+                queue.limit.limit_bytes = ((ms * 1e-3 * mean_bps / 8.0) as u64).max(1);
             }
             Buffer::Ms(ms) => queue.limit.limit_ms = ms,
         }

@@ -10,7 +10,9 @@ use std::sync::LazyLock;
 
 use scream_netmodel::QueueLimitKeys;
 use scream_netmodel::keys::Key;
-use scream_netmodel::queue::{CodelKeys, DualPi2Keys, EcnThresholdKeys, L4sRampKeys, NetQueueKeys};
+use scream_netmodel::queue::{
+    CodelKeys, DualPi2Keys, EcnThresholdKeys, L4sCellularKeys, L4sRampKeys, NetQueueKeys,
+};
 use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -35,6 +37,10 @@ pub enum QueueKind {
     /// timing in place of the serializer, and its vintage's marker.
     #[serde(rename = "netqueue")]
     NetQueue,
+    /// The L4S ramp on a cellular network's queue-delay estimate, queued bytes over
+    /// the rate the link offered over `cellular_window_ms` (`cellular_*` keys), for
+    /// ECT(1)/CE packets.
+    L4sCellular,
 }
 
 /// The queue at a link's input: its discipline, the limit every discipline reads, and
@@ -57,17 +63,20 @@ pub struct QueueConfig {
     pub dualpi2: DualPi2Keys,
     /// `netqueue_*` keys (kind `netqueue`).
     pub netqueue: NetQueueKeys,
+    /// `cellular_*` keys (kind `l4s-cellular`).
+    pub l4s_cellular: L4sCellularKeys,
 }
 
 impl QueueKind {
     /// Every discipline, for messages.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 7] = [
         Self::TailDrop,
         Self::Codel,
         Self::EcnThreshold,
         Self::L4sRamp,
         Self::DualPi2,
         Self::NetQueue,
+        Self::L4sCellular,
     ];
 
     /// The name written in a scenario file (`tail-drop`, `codel`, ...).
@@ -79,6 +88,7 @@ impl QueueKind {
             Self::L4sRamp => "l4s-ramp",
             Self::DualPi2 => "dualpi2",
             Self::NetQueue => "netqueue",
+            Self::L4sCellular => "l4s-cellular",
         }
     }
 
@@ -97,6 +107,7 @@ impl QueueKind {
             Self::L4sRamp => L4sRampKeys::keys(),
             Self::DualPi2 => DualPi2Keys::keys(),
             Self::NetQueue => NetQueueKeys::keys(),
+            Self::L4sCellular => L4sCellularKeys::keys(),
         }
     }
 
@@ -127,6 +138,7 @@ impl QueueConfig {
             .or_else(|| self.l4s_ramp.get(name))
             .or_else(|| self.dualpi2.get(name))
             .or_else(|| self.netqueue.get(name))
+            .or_else(|| self.l4s_cellular.get(name))
     }
 
     /// The first numeric key out of its range, used or not: its name and why.
@@ -136,7 +148,8 @@ impl QueueConfig {
         self.ecn_threshold.check()?;
         self.l4s_ramp.check()?;
         self.dualpi2.check()?;
-        self.netqueue.check()
+        self.netqueue.check()?;
+        self.l4s_cellular.check()
     }
 }
 
@@ -179,7 +192,8 @@ impl<'de> Visitor<'de> for QueueVisitor {
                 .or_else(|| q.ecn_threshold.deserialize_key(&name, &mut map))
                 .or_else(|| q.l4s_ramp.deserialize_key(&name, &mut map))
                 .or_else(|| q.dualpi2.deserialize_key(&name, &mut map))
-                .or_else(|| q.netqueue.deserialize_key(&name, &mut map));
+                .or_else(|| q.netqueue.deserialize_key(&name, &mut map))
+                .or_else(|| q.l4s_cellular.deserialize_key(&name, &mut map));
             match read {
                 Some(result) => result?,
                 None => return Err(de::Error::unknown_field(&name, key_names())),
@@ -204,6 +218,7 @@ impl Serialize for QueueConfig {
             QueueKind::L4sRamp => self.l4s_ramp.serialize_keys(&mut map)?,
             QueueKind::DualPi2 => self.dualpi2.serialize_keys(&mut map)?,
             QueueKind::NetQueue => self.netqueue.serialize_keys(&mut map)?,
+            QueueKind::L4sCellular => self.l4s_cellular.serialize_keys(&mut map)?,
         }
         map.end()
     }
@@ -223,6 +238,7 @@ mod tests {
             q.limit.limit_bytes = 12_345;
             q.dualpi2.dualpi2_alpha = 0.5;
             q.l4s_ramp.ramp_max_ms = 20.0;
+            q.l4s_cellular.cellular_window_ms = 50.0;
             let text = toml_edit::ser::to_string(&q).expect("toml");
             let back: QueueConfig = toml_edit::de::from_str(&text).expect("reads back");
             assert_eq!(back.limit, q.limit, "{text}");
