@@ -175,6 +175,18 @@ mod tests {
         }
     }
 
+    /// A 10 s run of `flows` without links.
+    fn summary_of(flows: Vec<scream_sim::summary::FlowSummary>) -> Summary {
+        Summary {
+            scenario: "x".into(),
+            seed: 1,
+            duration_s: 10.0,
+            wall_time_s: 0.0,
+            links: Vec::new(),
+            flows,
+        }
+    }
+
     #[test]
     fn user_95th_of_packet_98th_on_synthetic_users() {
         let mut flows: Vec<_> = (1..=20)
@@ -190,14 +202,7 @@ mod tests {
             .collect();
         flows.push(flow("ftp1", "tcp-newreno", 9999.0, 9999.0, 3.0));
         flows.push(flow("ftp2", "tcp-newreno", 9999.0, 9999.0, 0.5));
-        let summary = Summary {
-            scenario: "x".into(),
-            seed: 1,
-            duration_s: 10.0,
-            wall_time_s: 0.0,
-            links: Vec::new(),
-            flows,
-        };
+        let summary = summary_of(flows);
         // ftp2 starts half way: it counts half.
         let start = |name: &str| if name == "ftp2" { 5.0 } else { 0.0 };
         let m = measure(&summary, 20.0, &start);
@@ -214,14 +219,7 @@ mod tests {
 
     #[test]
     fn a_cell_without_ftp_has_a_positive_zero_ftp_rate() {
-        let summary = Summary {
-            scenario: "x".into(),
-            seed: 1,
-            duration_s: 10.0,
-            wall_time_s: 0.0,
-            links: Vec::new(),
-            flows: vec![flow("video1", "scream", 10.0, 1.0, 0.5)],
-        };
+        let summary = summary_of(vec![flow("video1", "scream", 10.0, 1.0, 0.5)]);
         let m = measure(&summary, 20.0, &|_: &str| 0.0);
         assert_eq!(m.ftp_mbps, 0.0);
         assert!(m.ftp_mbps.is_sign_positive(), "prints as -0.00 otherwise");
