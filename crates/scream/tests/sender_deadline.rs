@@ -4,7 +4,7 @@
 //! deadline is not sent.
 
 use scream::receiver::{Receiver, ReceiverConfig};
-use scream::sender::{MediaFrame, Sender, SenderConfig, StreamConfig, Transmit};
+use scream::sender::{Sender, SenderConfig, StreamConfig, Transmit};
 use scream::{Bitrate, Duration, Instant};
 
 mod support;
@@ -31,34 +31,8 @@ fn with_deadline(on: bool) -> SenderConfig {
 /// Bytes a sender releases in `span` into a path where every packet vanishes, with
 /// 2 Mbit/s of frames, waking when it asks to; and the sizes of its transmissions.
 fn silent_bytes(cfg: SenderConfig, span: Duration) -> (u64, Vec<(Instant, u32)>) {
-    let mut s = Sender::new(cfg).unwrap();
-    let id = s.add_stream(stream()).unwrap();
-    let t0 = Instant::from_millis(1000);
-    let end = t0 + span;
-    let (mut next_frame, mut now) = (t0, t0);
     let mut sent = Vec::new();
-    while now < end {
-        if now >= next_frame {
-            s.on_media_frame(now, id, MediaFrame::new(5000));
-            next_frame += FRAME;
-        }
-        if s.poll_timeout().is_some_and(|t| t <= now) {
-            s.handle_timeout(now);
-        }
-        let pace_at = loop {
-            match s.poll_transmit(now) {
-                Transmit::Now(p) => sent.push((now, p.size_bytes)),
-                Transmit::At(t) => break Some(t),
-                Transmit::Idle => break None,
-            }
-        };
-        now = [Some(next_frame), s.poll_timeout(), pace_at]
-            .into_iter()
-            .flatten()
-            .filter(|t| *t > now)
-            .min()
-            .unwrap_or(end);
-    }
+    support::run_silent(cfg, span, |now, _, p| sent.push((now, p.size_bytes)));
     (sent.iter().map(|p| u64::from(p.1)).sum(), sent)
 }
 

@@ -7,7 +7,7 @@
 use scream::sender::{MediaFrame, Sender, SenderConfig, StreamConfig, Transmit};
 use scream::{Bitrate, Duration, Instant};
 
-const FRAME: Duration = Duration::from_millis(20);
+mod support;
 
 /// Runs a sender whose packets all vanish (no feedback ever) for `span`, with 2 Mbit/s
 /// of frames, waking exactly when it asks to. Returns the send times.
@@ -17,48 +17,11 @@ fn send_times(cfg: SenderConfig, span: Duration) -> Vec<Instant> {
 
 /// As [`send_times`], also returning the reference window after each transmission.
 fn run_silent(cfg: SenderConfig, span: Duration) -> (Vec<Instant>, Vec<u64>) {
-    let mut s = Sender::new(cfg).unwrap();
-    let id = s
-        .add_stream(StreamConfig {
-            ssrc: 1,
-            min_bitrate: Bitrate::from_kbps(100.0),
-            start_bitrate: Bitrate::from_mbps(2.0),
-            max_bitrate: Bitrate::from_mbps(10.0),
-            priority: 1.0,
-        })
-        .unwrap();
-    let t0 = Instant::from_millis(1000);
-    let end = t0 + span;
-    let mut next_frame = t0;
-    let mut now = t0;
-    let mut sent = Vec::new();
-    let mut windows = Vec::new();
-    while now < end {
-        if now >= next_frame {
-            let frame = MediaFrame::new(5000);
-            s.on_media_frame(now, id, frame);
-            next_frame += FRAME;
-        }
-        if s.poll_timeout().is_some_and(|t| t <= now) {
-            s.handle_timeout(now);
-        }
-        let pace_at = loop {
-            match s.poll_transmit(now) {
-                Transmit::Now(_) => {
-                    sent.push(now);
-                    windows.push(s.stats().window_bytes);
-                }
-                Transmit::At(t) => break Some(t),
-                Transmit::Idle => break None,
-            }
-        };
-        now = [Some(next_frame), s.poll_timeout(), pace_at]
-            .into_iter()
-            .flatten()
-            .filter(|t| *t > now)
-            .min()
-            .unwrap_or(end);
-    }
+    let (mut sent, mut windows) = (Vec::new(), Vec::new());
+    support::run_silent(cfg, span, |now, s, _| {
+        sent.push(now);
+        windows.push(s.stats().window_bytes);
+    });
     (sent, windows)
 }
 

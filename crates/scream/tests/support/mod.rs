@@ -43,3 +43,50 @@ impl Serializer {
         self.free_at
     }
 }
+
+/// Runs a sender whose packets all vanish (no feedback ever) for `span` from 1 s, with
+/// 5 kB frames every 20 ms (2 Mbit/s) on one stream of 0.1-10 Mbit/s, waking exactly
+/// when it asks to; `on_send` sees each transmission and the sender right after it.
+pub(crate) fn run_silent(
+    cfg: scream::sender::SenderConfig,
+    span: Duration,
+    mut on_send: impl FnMut(Instant, &scream::sender::Sender, &SentPacket),
+) {
+    use scream::sender::{Sender, StreamConfig, Transmit};
+    const FRAME: Duration = Duration::from_millis(20);
+    let mut s = Sender::new(cfg).unwrap();
+    let id = s
+        .add_stream(StreamConfig {
+            ssrc: 1,
+            min_bitrate: Bitrate::from_kbps(100.0),
+            start_bitrate: Bitrate::from_mbps(2.0),
+            max_bitrate: Bitrate::from_mbps(10.0),
+            priority: 1.0,
+        })
+        .unwrap();
+    let t0 = Instant::from_millis(1000);
+    let end = t0 + span;
+    let (mut next_frame, mut now) = (t0, t0);
+    while now < end {
+        if now >= next_frame {
+            s.on_media_frame(now, id, MediaFrame::new(5000));
+            next_frame += FRAME;
+        }
+        if s.poll_timeout().is_some_and(|t| t <= now) {
+            s.handle_timeout(now);
+        }
+        let pace_at = loop {
+            match s.poll_transmit(now) {
+                Transmit::Now(p) => on_send(now, &s, &p),
+                Transmit::At(t) => break Some(t),
+                Transmit::Idle => break None,
+            }
+        };
+        now = [Some(next_frame), s.poll_timeout(), pace_at]
+            .into_iter()
+            .flatten()
+            .filter(|t| *t > now)
+            .min()
+            .unwrap_or(end);
+    }
+}
