@@ -240,7 +240,6 @@ impl Sender {
             rate_acked: self.rate_acked.rate(),
             bytes_in_flight: self.bytes_in_flight,
             steadiness: self.delay.steadiness(),
-            standing_steadiness: self.delay.standing_steadiness(),
             total_target: self.total_target(),
             total_max: self.total_max(),
             mss_bytes: self.largest_packet,

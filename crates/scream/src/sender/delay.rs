@@ -19,14 +19,12 @@
 
 mod arrival_span;
 mod report_clock;
-mod standing;
 
 use super::generation::DelayParams;
 use crate::time::{Duration, Instant, RemoteInstant};
 use arrival_span::ArrivalSpan;
 use report_clock::ReportClock;
 pub(crate) use report_clock::Verdict;
-use standing::StandingSpread;
 
 /// Buckets of the base delay history (draft: a 10-minute history kept in 1-minute
 /// minima, as in RFC 6817 §3.4.2).
@@ -104,8 +102,6 @@ pub(crate) struct DelayEstimator {
     step: Option<ClockStep>,
     /// Whether the return path loses reports (`arrival_span`).
     arrivals: ArrivalSpan,
-    /// The spread of the queue delay's round-trip minima (`l4s-bursty`).
-    standing: StandingSpread,
 }
 
 /// A run of implausible samples: maybe a clock step.
@@ -147,7 +143,6 @@ impl DelayEstimator {
             feedbacks: 0,
             step: None,
             arrivals: ArrivalSpan::default(),
-            standing: StandingSpread::default(),
         }
     }
 
@@ -196,7 +191,6 @@ impl DelayEstimator {
         self.qd_min_avg = self.qd_min_avg.min(qd);
         self.qd_max_avg = qdelay_target.as_secs_f64().min(self.qd_max_avg.max(qd));
         self.standing_min = self.standing_min.min(self.queue_delay);
-        self.standing.sample(self.queue_delay);
         true
     }
 
@@ -327,8 +321,6 @@ impl DelayEstimator {
             self.last_var_update = Some(now);
         }
 
-        self.standing
-            .end_feedback(now, self.srtt_fast, congestion_interval, qdelay_target);
         self.check_standing_queue(now, qdelay_target);
     }
 
@@ -373,7 +365,6 @@ impl DelayEstimator {
         self.qd_max_avg = 0.0;
         self.qd_min_avg = f64::MAX;
         self.latency_diff_avg = 0.0;
-        self.standing.forget();
     }
 
     /// Factor applied to the targets: below one while a base delay refresh drains the
@@ -426,12 +417,6 @@ impl DelayEstimator {
     /// the threshold (reference `latencyDiffCwndScale`).
     pub(crate) fn steadiness(&self) -> f64 {
         (1.0 - self.latency_diff_avg / LATENCY_DIFF_THRESHOLD).clamp(0.0, 1.0)
-    }
-
-    /// The same steadiness measured on the queue delay's minimum over each round trip,
-    /// the queue the flow built itself (see `standing`).
-    pub(crate) fn standing_steadiness(&self) -> f64 {
-        self.standing.steadiness()
     }
 }
 

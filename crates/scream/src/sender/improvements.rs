@@ -134,28 +134,6 @@ pub struct Improvements {
     /// The deadline holds only while something is in flight, so a path that has
     /// drained is measured again. See the `deadline` module for the estimate.
     pub media_deadline: bool,
-    /// `l4s-bursty` (L4S mode only): behind a link that serves in bursts (a cellular
-    /// scheduler), the window's growth and its L4S back-off follow the queue the flow
-    /// built, not the link's silences.
-    ///
-    /// Faithfully, on the recorded T-Mobile LTE trace behind a marker that estimates
-    /// the queue delay as cellular networks do (`l4s-cellular`), an L4S flow got a
-    /// quarter of what a delay-based one gets (1.38 vs 5.27 Mbit/s) with 8 % of its
-    /// packets marked. Two estimates read the scheduler's silences as congestion:
-    /// - the growth is scaled down to a tenth while the queue delay varies by more than
-    ///   10 ms, and per packet it always does there (packets that arrive in a silence
-    ///   wait it out, the others pass). With this on, the variation is measured on
-    ///   each round trip's minimum queue delay: the standing queue, which CoDel
-    ///   (RFC 8289 §3.1) tells from a burst's queue by its lasting an RTT;
-    /// - the averaged CE fraction `l4s_alpha` rises with gain 1/8 and decays with
-    ///   1/128 (the reference's), and since the marks come in clusters (the packets
-    ///   of each silence), it held at 0.45 (median) while 8-10 % of packets were
-    ///   marked, so each back-off was several times too deep. With this on it
-    ///   averages with the draft's `L4S_AVG_G`, 1/16 both ways (DCTCP's, RFC 8257).
-    ///
-    /// Together: 3.05 Mbit/s on that trace (0.58 of delay-based), p99 queue delay
-    /// 87 ms (faithful 84, delay-based 110). See `sender::v2::l4s_bursty`.
-    pub l4s_bursty: bool,
 }
 
 /// The improvements' names as scenarios and the command line spell them, in field order.
@@ -166,7 +144,6 @@ pub const IMPROVEMENT_NAMES: &[&str] = &[
     "l4s-pacing",
     "tail-loss-probe",
     "media-deadline",
-    "l4s-bursty",
 ];
 
 impl Improvements {
@@ -211,7 +188,6 @@ impl Improvements {
             "l4s-pacing" => &mut self.l4s_pacing,
             "tail-loss-probe" => &mut self.tail_loss_probe,
             "media-deadline" => &mut self.media_deadline,
-            "l4s-bursty" => &mut self.l4s_bursty,
             _ => {
                 return Err(ConfigError {
                     field: "improvements",

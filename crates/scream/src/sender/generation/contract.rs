@@ -38,9 +38,6 @@ pub(crate) struct Measurements {
     pub(crate) bytes_in_flight: u64,
     /// 1 when the queue delay is steady, towards 0 when it varies.
     pub(crate) steadiness: f64,
-    /// The same, measured on the queue delay's minimum over each round trip: the
-    /// steadiness of the queue the flow built, not of the link's schedule.
-    pub(crate) standing_steadiness: f64,
     pub(crate) total_target: Bitrate,
     pub(crate) total_max: Bitrate,
     /// Largest packet on the wire recently (the draft's MSS), bytes.

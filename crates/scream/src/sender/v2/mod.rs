@@ -101,7 +101,6 @@
 //!   no gap that the receiver would report as loss.
 
 pub(crate) mod config;
-pub(crate) mod l4s_bursty;
 pub(crate) mod pacing;
 pub(crate) mod rate;
 pub(crate) mod stats;

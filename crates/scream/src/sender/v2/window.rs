@@ -435,9 +435,11 @@ impl RefWindow {
             let fraction = self.packets_marked as f64 / self.packets_delivered as f64;
             // Draft §"Network Congestion Control": l4s_alpha = L4S_AVG_G * fraction + (1 - L4S_AVG_G) * l4s_alpha,
             // with a separate gain for decay (see `SenderConfig::l4s_avg_g_down`).
-            // `l4s-bursty` averages with the draft's one gain both ways instead.
-            let (up, down) = super::l4s_bursty::alpha_gains(cfg);
-            let g = if fraction >= self.l4s_alpha { up } else { down };
+            let g = if fraction >= self.l4s_alpha {
+                cfg.l4s_avg_g
+            } else {
+                cfg.l4s_avg_g_down
+            };
             self.l4s_alpha += g * (fraction - self.l4s_alpha);
             self.packets_delivered = 0;
             self.packets_marked = 0;
@@ -475,10 +477,8 @@ impl RefWindow {
         // split they reached: the queue they share varies, so none grows, and equal
         // back-offs keep the ratio. `delay-convergence` lets the additive part grow
         // freely so that the back-offs (now at a lower queue delay) equalise them.
-        // `l4s-bursty` measures that variation on the queue the flow built itself.
         if !growth.converge {
-            let steadiness = super::l4s_bursty::growth_steadiness(cfg, m);
-            increment *= steadiness.clamp(STEADINESS_MIN, 1.0);
+            increment *= m.steadiness.clamp(STEADINESS_MIN, 1.0);
         }
 
         // Multiplicative increase, restrained after congestion.

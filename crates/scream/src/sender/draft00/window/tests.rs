@@ -19,7 +19,6 @@ fn measurements(now_ms: u64, qdelay_ms: u64, bif: u64, srtt_ms: u64) -> Measurem
         rate_acked: Bitrate::ZERO,
         bytes_in_flight: bif,
         steadiness: 1.0,
-        standing_steadiness: 1.0,
         total_target: Bitrate::ZERO,
         total_max: Bitrate::from_mbps(100.0),
         mss_bytes: 1200,
