@@ -41,7 +41,6 @@ impl Sender {
         if self.outage_grace_until.is_some_and(|t| now < t) {
             ack.packets_lost = 0;
         }
-        self.recovery_period(&mut ack, newest_sent);
         self.run_window(now, &ack);
         self.have_feedback = true;
         self.update_targets(now);
@@ -203,21 +202,6 @@ impl Sender {
         self.rate_ce.add(now, ack.bytes_acked_ce);
     }
 
-    /// After a collapse (`rack`): a report whose packets all left before it tells of
-    /// the queue the old rate built, whose marks and losses the new window already
-    /// answered; the first report of a packet sent since ends the recovery period.
-    fn recovery_period(&mut self, ack: &mut AckSummary, newest_sent: Option<Instant>) {
-        let Some(at) = self.collapse_at else {
-            return;
-        };
-        if newest_sent.is_some_and(|t| t >= at) {
-            self.collapse_at = None;
-            return;
-        }
-        ack.packets_lost = 0;
-        ack.packets_ce = 0;
-    }
-
     /// An RTT sample from the newest packet this report acknowledged, sent at `sent_at`.
     fn take_rtt_sample(&mut self, now: Instant, sent_at: Instant) {
         let app_limited = self.generation.app_limited();
@@ -260,7 +244,6 @@ impl Sender {
             total_max: self.total_max(),
             mss_bytes: self.largest_packet,
             newest_acked_sent_at: self.newest_acked_sent_at,
-            recovering: self.collapse_at.is_some(),
         };
         if let Some((cause, window_before, window_after)) = self.generation.on_feedback(ack, &m) {
             let kind = CongestionEventKind::BackOff {

@@ -160,10 +160,6 @@ impl Generation {
         dispatch!(self, g => g.on_stall(in_a_row))
     }
 
-    pub(crate) fn on_collapse(&mut self, now: Instant, delivered_bytes: u64) -> Option<(u64, u64)> {
-        dispatch!(self, g => g.on_collapse(now, delivered_bytes))
-    }
-
     pub(crate) fn on_packet_sent(
         &mut self,
         idx: usize,

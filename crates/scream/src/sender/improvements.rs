@@ -125,14 +125,6 @@ pub struct Improvements {
     /// and the window opens. While nothing returns, each probe timeout sends one
     /// packet more and no more (RFC 8985 §7.3), so a dead path gets a trickle, not a
     /// window.
-    ///
-    /// It also runs RACK's reordering timer (RFC 8985 §6.2 step 5, §6.3): a packet sent
-    /// before the newest acknowledged one is given up once the latest RTT and
-    /// `reorder_time` have passed since it left, instead of waiting for a later report
-    /// that a collapsed flight may never draw (see the sender's `rack` module). With
-    /// both, the silence after a sudden drop on `scream eval robust --class sudden-drop`
-    /// (seed 1, median / p90 / worst) went from 0.12 / 0.38 / 0.44 s (faithful) to
-    /// 0.06 / 0.12 / 0.30 s, and with `all` to 0.04 / 0.08 / 0.10 s.
     pub tail_loss_probe: bool,
     /// `media-deadline`: media that would arrive more than 400 ms after capture is not
     /// sent, and a sender that hears nothing sends at most one window, then probes.

@@ -126,7 +126,6 @@ mod pacing;
 mod packet_input;
 pub(crate) mod params;
 mod proof;
-mod rack;
 mod rate_control;
 mod rate_meter;
 mod rtp_queue;
@@ -249,11 +248,6 @@ pub struct Sender {
     outage_grace_until: Option<Instant>,
     /// Bytes sent since the latest acknowledgement (`media-deadline`).
     silent: deadline::SilentBytes,
-    /// When RACK's reordering timer last gave up a flight (`tail-loss-probe`), until a
-    /// packet sent after it is acknowledged (see `rack`).
-    collapse_at: Option<Instant>,
-    /// Bytes still in flight when it did: not counted against the window until then.
-    collapse_flight: u64,
     counters: Counters,
     rate_tx: RateMeter,
     rate_acked: RateMeter,
@@ -303,8 +297,6 @@ impl Sender {
             last_ack_progress: None,
             outage_grace_until: None,
             silent: deadline::SilentBytes::default(),
-            collapse_at: None,
-            collapse_flight: 0,
             counters: Counters::default(),
             rate_tx: RateMeter::default(),
             rate_acked: RateMeter::default(),
@@ -401,15 +393,14 @@ impl Sender {
         }
     }
 
-    /// Runs timers that are due at `now`: RTP queue discards, the reordering timer
-    /// (`tail-loss-probe`), the in-flight timeout and the generation's own.
+    /// Runs timers that are due at `now`: RTP queue discards, the in-flight timeout and
+    /// the generation's own.
     pub fn handle_timeout(&mut self, now: Instant) {
         let now = self.clock(now);
         self.check_queues(now);
         if self.generation.on_timeout(now) && self.have_feedback {
             self.update_targets(now);
         }
-        self.rack_timeout(now);
         let next = self.next_packet();
         self.expire_in_flight(now, next);
     }
@@ -435,7 +426,6 @@ impl Sender {
     pub fn poll_transmit(&mut self, now: Instant) -> Transmit {
         let now = self.clock(now);
         self.check_queues(now);
-        self.rack_timeout(now);
         let mut next = self.next_packet();
         if self.expire_in_flight(now, next) {
             next = self.next_packet();
@@ -507,8 +497,7 @@ impl Sender {
     /// must be called: when an RTP queue will be too old, the oldest packet in flight
     /// times out, a closed send window will have stalled the sender for
     /// [`SenderConfig::stall_timeout`], or, while the return path loses reports, overdue
-    /// reports open the window or a probe may pass it (see `late_feedback`), or, with
-    /// `tail-loss-probe`, the reordering timer resolves an overtaken packet (`rack`).
+    /// reports open the window or a probe may pass it (see `late_feedback`).
     pub fn poll_timeout(&self) -> Option<Instant> {
         let max = self.discard_age();
         let timeout = self.config.in_flight_timeout;
@@ -523,7 +512,6 @@ impl Sender {
                 self.stall_deadline(),
                 self.late_feedback_deadline(),
                 self.silence_probe_deadline(),
-                self.rack_deadline(),
                 self.generation.next_timeout(),
             ])
             .flatten()

@@ -48,24 +48,6 @@ impl RateMeter {
         self.bytes[idx] += bytes;
     }
 
-    /// Rate over the last `span` before `now` (at least one bucket, at most the whole
-    /// interval): the buckets that span covers, the current one as far as `now`.
-    pub(crate) fn rate_over(&mut self, now: Instant, span: Duration) -> Bitrate {
-        self.advance(now);
-        let bucket_ns = BUCKET.as_nanos() as u64;
-        let n = span
-            .as_nanos()
-            .div_ceil(BUCKET.as_nanos())
-            .clamp(1, BUCKETS as u128) as u64;
-        let total: u64 = (0..n)
-            .map(|i| self.bytes[((self.current + BUCKETS as u64 - i) % BUCKETS as u64) as usize])
-            .sum();
-        // The current bucket has run only since its start.
-        let into_current = now.as_nanos().saturating_sub(self.current * bucket_ns);
-        let covered = Duration::from_nanos((n - 1) * bucket_ns + into_current.max(1));
-        Bitrate::from_bytes_per(total, covered)
-    }
-
     /// Rate over the full interval ending at the last advance.
     pub(crate) fn rate(&self) -> Bitrate {
         let total: u64 = self.bytes.iter().sum();

@@ -40,8 +40,6 @@ impl Sender {
             }
         }
         if stalled {
-            // The flight is gone: nothing is left to leave out of the count (`rack`).
-            self.collapse_at = None;
             self.silent_stalls = self.silent_stalls.saturating_add(1);
             self.cc_event(now, CongestionEventKind::Stall { packets, bytes });
             if self.config.improvements.outage_recovery {
@@ -72,10 +70,9 @@ impl Sender {
         let limit = self
             .generation
             .send_limit_bytes(self.delay.steadiness(), self.largest_packet);
-        let in_flight = self.counted_in_flight();
-        let wanted = in_flight + size;
+        let wanted = self.bytes_in_flight + size;
         // Late feedback leaves delivered packets in the count (`late_feedback`).
-        let blocked = in_flight > 0
+        let blocked = self.bytes_in_flight > 0
             && wanted > limit
             && wanted > limit.saturating_add(self.late_feedback_allowance(limit).0);
         Some((idx, size, blocked))

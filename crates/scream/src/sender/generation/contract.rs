@@ -44,10 +44,6 @@ pub(crate) struct Measurements {
     pub(crate) mss_bytes: u64,
     /// When the newest packet acknowledged so far left (sender time).
     pub(crate) newest_acked_sent_at: Option<Instant>,
-    /// In the recovery period after a collapse (`tail-loss-probe`; see the sender's
-    /// `rack` module): the congestion signals describe the old queue, which the
-    /// window has already answered.
-    pub(crate) recovering: bool,
 }
 
 /// What media rate control reads of the chassis.

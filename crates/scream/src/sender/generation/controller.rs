@@ -76,14 +76,6 @@ pub(crate) trait Controller: Sized {
         None
     }
 
-    /// RACK's reordering timer gave up what was left of a flight at `now`
-    /// (`tail-loss-probe`; see the sender's `rack` module), having seen `delivered_bytes`
-    /// acknowledged in the last RTT. Returns the window before and after (bytes) if it
-    /// set one. Default: no reaction of its own.
-    fn on_collapse(&mut self, _now: Instant, _delivered_bytes: u64) -> Option<(u64, u64)> {
-        None
-    }
-
     /// A packet of `size` bytes of stream `idx` left at `now`; `bytes_in_flight`
     /// includes it.
     fn on_packet_sent(&mut self, _idx: usize, _now: Instant, _size: u32, _bytes_in_flight: u64) {}

@@ -214,10 +214,6 @@ impl Controller for V2 {
         self.window.on_stall(in_a_row)
     }
 
-    fn on_collapse(&mut self, now: Instant, delivered_bytes: u64) -> Option<(u64, u64)> {
-        self.window.on_collapse(now, delivered_bytes)
-    }
-
     fn on_packet_sent(&mut self, _idx: usize, _now: Instant, _size: u32, bytes_in_flight: u64) {
         self.window.on_sent(bytes_in_flight);
     }

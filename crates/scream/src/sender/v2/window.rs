@@ -253,9 +253,7 @@ impl RefWindow {
         // min(VIRTUAL_RTT, s_rtt) since the previous event.
         let interval = cfg.virtual_rtt.min(srtt);
         let since = now.saturating_duration_since(last_congestion);
-        // After a collapse the window was set from what the path delivers; what the
-        // old queue still reports (its marks, losses and delay) is already answered.
-        let may_react = since >= interval && !m.recovering;
+        let may_react = since >= interval;
         let loss = may_react && ack.packets_lost > 0 && cfg.beta_loss < 1.0;
         // A feedback whose packets were all CE-marked while the RTT falls reports a
         // queue that is already draining: an L4S marker with high thresholds keeps
@@ -396,30 +394,6 @@ impl RefWindow {
         }
         let before = self.ref_wnd_bytes();
         self.ref_wnd = (self.ref_wnd * STALL_BACKOFF).max(self.min_wnd);
-        Some((before, self.ref_wnd_bytes()))
-    }
-
-    /// RACK's reordering timer gave up what was left of a flight
-    /// (`tail-loss-probe`): the path delivered `delivered_bytes` in the last RTT, so
-    /// that is what the window may hold from now on (packet conservation: send what
-    /// is delivered, as PRR brings the flight to what the path carries, RFC 6937 §3,
-    /// and as BBR restarts from the measured delivery rate). The window never grows
-    /// here: raising a window that the old queue's marks had already cut below that
-    /// (a queue's worth over the path's) raised the median sojourn p99 of
-    /// `sudden-drop` from 6 to 41 ms. The new window is also the new inflection point:
-    /// congestion set in there.
-    /// Returns the window before and after, bytes, if it shrank.
-    pub(crate) fn on_collapse(&mut self, now: Instant, delivered_bytes: u64) -> Option<(u64, u64)> {
-        let delivered = (delivered_bytes as f64).max(self.min_wnd);
-        if delivered >= self.ref_wnd {
-            return None;
-        }
-        let before = self.ref_wnd_bytes();
-        self.ref_wnd = delivered;
-        self.ref_wnd_i = delivered;
-        self.inflection_blocked = true;
-        self.last_congestion = Some(now);
-        self.regrow_armed = false;
         Some((before, self.ref_wnd_bytes()))
     }
 

@@ -23,7 +23,6 @@ fn measurements(now_ms: u64, qdelay_ms: u64, bif: u64, srtt_ms: u64) -> Measurem
         total_max: Bitrate::from_mbps(100.0),
         mss_bytes: 1200,
         newest_acked_sent_at: None,
-        recovering: false,
     }
 }
 

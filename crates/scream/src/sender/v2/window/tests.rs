@@ -16,7 +16,6 @@ fn measurements(now: Instant) -> Measurements {
         total_max: Bitrate::from_mbps(50.0),
         mss_bytes: 1012,
         newest_acked_sent_at: None,
-        recovering: false,
     }
 }
 
