@@ -5,9 +5,7 @@
 
 mod support;
 
-use scream::sender::{
-    CongestionEventKind, EcnMode, MediaFrame, Sender, SenderConfig, StreamConfig, Transmit,
-};
+use scream::sender::{CongestionEventKind, EcnMode, Sender, SenderConfig, StreamConfig, Transmit};
 use scream::{
     Bitrate, Duration, Ecn, Feedback, Instant, PacketReport, PacketStatus, RemoteInstant,
 };

@@ -42,3 +42,45 @@ pub(super) fn answered(
     let gated = improvements.delay_convergence && ecn != EcnMode::L4s;
     !gated || m.newest_acked_sent_at.is_none_or(|t| t > last_congestion)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::Duration;
+    use crate::units::Bitrate;
+
+    /// A report at 2 s whose newest acknowledged packet left at `sent_ms`.
+    fn report(sent_ms: u64) -> Measurements {
+        Measurements {
+            now: Instant::from_millis(2000),
+            srtt: Duration::from_millis(20),
+            qdelay_avg: Duration::ZERO,
+            queue_delay: Duration::ZERO,
+            rtt_falling: false,
+            rate_acked: Bitrate::ZERO,
+            bytes_in_flight: 0,
+            steadiness: 1.0,
+            total_target: Bitrate::from_mbps(5.0),
+            total_max: Bitrate::from_mbps(50.0),
+            mss_bytes: 1200,
+            newest_acked_sent_at: Some(Instant::from_millis(sent_ms)),
+        }
+    }
+
+    #[test]
+    fn a_back_off_waits_for_a_packet_sent_after_the_previous_one_except_for_l4s() {
+        let last = Instant::from_millis(1500);
+        let on = Improvements {
+            delay_convergence: true,
+            ..Improvements::default()
+        };
+        let off = Improvements::default();
+        for ecn in [EcnMode::None, EcnMode::Classic, EcnMode::L4s] {
+            assert!(answered(&off, ecn, &report(1400), last), "faithful {ecn:?}");
+            assert!(answered(&on, ecn, &report(1600), last), "{ecn:?}");
+        }
+        assert!(!answered(&on, EcnMode::None, &report(1400), last));
+        assert!(!answered(&on, EcnMode::Classic, &report(1500), last));
+        assert!(answered(&on, EcnMode::L4s, &report(1400), last));
+    }
+}
