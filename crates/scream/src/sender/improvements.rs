@@ -75,19 +75,10 @@ pub struct Improvements {
     /// With this on, the additive growth is not restrained by the variation and the
     /// back-off starts at a quarter of the target, so the flows run the classic AIMD
     /// cycle that equalises windows (Chiu and Jain, 1989), at a lower queue delay.
-    /// ECN-capable flows keep the faithful growth and onset: their marks already give an
-    /// AIMD cycle, and an unrestrained growth overshoots a classic ECN threshold. Like
+    /// ECN-capable flows keep the faithful behaviour: their marks already give an AIMD
+    /// cycle, and an unrestrained growth overshoots a classic ECN threshold. Like
     /// `outage-recovery`, it keeps the smoothed RTT fresh as `fresh-srtt` does, without
     /// which it too left flows in the application-limited sRTT trap after an outage.
-    ///
-    /// What makes an AIMD cycle converge is one back-off per round trip of data, so
-    /// with this on a queue signal, delay or classic ECN-CE, is answered only once a
-    /// packet sent after the previous back-off is acknowledged (RFC 3168 §6.1.2,
-    /// RFC 9002 §7.3.2), where faithfully a fixed `min(VIRTUAL_RTT, sRTT)` of time
-    /// suffices. After a sudden drop to a few Mbit/s behind a classic 5 ms CE step, the
-    /// faithful sender answers the old queue's marks every 25 ms and its window falls
-    /// to the minimum. L4S marks keep the faithful reaction, already scaled per RTT.
-    /// See the V2 window's `round_trip` module.
     pub delay_convergence: bool,
     /// `l4s-pacing` (L4S mode only): while the bottleneck marks (`l4s_alpha` at least
     /// 0.001), packets leave no faster than the path recently delivered them (the

@@ -263,17 +263,23 @@ impl RefWindow {
             && ack.packets_acked > 0
             && ack.packets_ce == ack.packets_acked
             && m.rtt_falling;
-        // `delay-convergence`: CE and queue delay are answered once per round trip of
-        // data (see `round_trip`).
-        let answered = round_trip::answered(&cfg.improvements, cfg.ecn, m, last_congestion);
-        let ce =
-            may_react && answered && ack.packets_ce > 0 && cfg.ecn != EcnMode::None && !draining;
+        let ce = may_react && ack.packets_ce > 0 && cfg.ecn != EcnMode::None && !draining;
         let target = cfg.qdelay_target.as_secs_f64();
         let qavg = m.qdelay_avg.as_secs_f64();
         // Several back-offs fit in one RTT when s_rtt > VIRTUAL_RTT; scale each down so
         // the reaction per RTT stays the same (reference implementation).
         let per_rtt = (m.srtt.as_secs_f64() / cfg.virtual_rtt.as_secs_f64()).max(1.0);
         let onset = target * if converge { CONVERGENCE_ONSET } else { 0.5 };
+        // `delay-convergence`: a delay-based back-off answers only a queue that packets
+        // sent after the previous back-off still find, one reaction per round trip of
+        // data as TCP's recovery period has it (RFC 6582 §3.2, RFC 9002 §7.3.2). The
+        // `may_react` interval assumes the sRTT is the RTT; behind a link that only
+        // trickles, each report acknowledges a packet sent seconds earlier, before the
+        // last back-off, and faithfully every such report backs off again: on a
+        // near-dead stretch of 4.5 s the earlier onset took the window to its 3 kB
+        // minimum (faithful: 24 kB) and the restart starved the flow for 2 s.
+        let answered = !(cfg.improvements.delay_convergence && cfg.ecn == EcnMode::None)
+            || m.newest_acked_sent_at.is_none_or(|t| t > last_congestion);
         let mut alpha_v = 0.0;
         if may_react && answered && qavg > onset && !self.l4s_active(cfg, m, srtt) {
             // The reference divides the virtual alpha by `per_rtt` both when computing
@@ -557,6 +563,5 @@ impl RefWindow {
     }
 }
 
-mod round_trip;
 #[cfg(test)]
 mod tests;
