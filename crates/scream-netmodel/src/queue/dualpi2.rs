@@ -67,7 +67,7 @@ crate::declare_keys! {
         /// DualPI2 L4S native ramp width (RFC 9332); 0 makes it a step at minTh
         dualpi2_range_ms: f64 = 0.4, unit "ms", range crate::keys::DELAY_MS;
         /// DualPI2 Th_len: no native L4S marking while at most this many packets stay
-        /// in the L queue (RFC 9332)
+        /// in the L queue (RFC 9332); whole packets, a fraction is dropped
         dualpi2_th_len_packets: f64 = 1.0, unit "packets", range DUALPI2_TH_LEN_RANGE;
         /// DualPI2 coupling factor k (RFC 9332)
         dualpi2_coupling: f64 = DUALPI2_COUPLING, unit "", range DUALPI2_COUPLING_RANGE;
