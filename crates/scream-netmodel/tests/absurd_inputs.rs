@@ -187,7 +187,8 @@ fn aqm_parameters_at_the_limits_of_a_duration_do_not_panic() {
     let mut codel: Queue<TestPacket> = Queue::Codel(Codel::new(Duration::ZERO, huge));
     let mut pi2: Queue<TestPacket> = Queue::DualPi2(DualPi2::new(DualPi2Params {
         target: huge,
-        step: huge,
+        min_th: huge,
+        range: huge,
         tupdate: huge,
         ..DualPi2Params::default()
     }));

@@ -153,8 +153,41 @@ fn l4s_ramp_marking_fraction_follows_the_ramp() {
     assert_eq!(p.packet.ecn, Ecn::Ect0);
 }
 
+/// CE fraction of the first of `queued` ECT(1) packets put in an otherwise idle DualPI2
+/// at 0 and taken out after `sojourn_us` (the PI2 probability stays 0: no C traffic).
+fn dualpi2_native_fraction(queued: u32, sojourn_us: u64) -> f64 {
+    let mut rng = RngStream::new(7, "ramp");
+    let mut dropped = Vec::new();
+    let n = 4000;
+    let mut marked = 0;
+    for _ in 0..n {
+        let mut q: DualPi2<TestPacket> = DualPi2::new(DualPi2Params::default());
+        for i in 0..queued {
+            q.push(Instant::ZERO, TestPacket::new(i, 1200, Ecn::Ect1), 0)
+                .unwrap();
+        }
+        let at = Instant::ZERO + Duration::from_micros(sojourn_us);
+        let p = q.pop(at, &mut rng, &mut dropped).expect("a packet");
+        marked += usize::from(p.packet.ecn == Ecn::Ce);
+    }
+    marked as f64 / f64::from(n)
+}
+
 #[test]
-fn dualpi2_keeps_l4s_sojourn_near_its_step_under_a_scalable_load() {
+fn dualpi2_marks_l4s_on_rfc_9332_s_ramp_and_spares_a_one_packet_queue() {
+    // RFC 9332 §A.1: minTh 800 us, range 400 us, Th_len 1 packet.
+    assert_eq!(dualpi2_native_fraction(3, 700), 0.0);
+    let half = dualpi2_native_fraction(3, 1000);
+    assert!((half - 0.5).abs() < 0.04, "{half}");
+    assert_eq!(dualpi2_native_fraction(3, 1300), 1.0);
+    // One packet left behind the leaving one: no native marking however long it
+    // waited (at 1 Mbit/s a 1200-byte packet takes 9.6 ms to serialise).
+    assert_eq!(dualpi2_native_fraction(2, 20_000), 0.0);
+    assert_eq!(dualpi2_native_fraction(1, 20_000), 0.0);
+}
+
+#[test]
+fn dualpi2_keeps_l4s_sojourn_near_its_ramp_under_a_scalable_load() {
     // A scalable (DCTCP/Prague-like) rate source with instant feedback: every unmarked
     // packet adds one packet per 20 ms, every CE mark takes half a packet's share
     // (RFC 9331 §4.3 response shape), starting at twice the capacity.

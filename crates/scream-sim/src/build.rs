@@ -40,6 +40,10 @@ pub(crate) const RTP_HEADER_BYTES: u32 = 12;
 /// refuses them with their line, and [`Parts::add_flow`] refuses them in a scenario
 /// built in code.
 pub(crate) const CBR_PARAMS: &[&str] = &["mss_bytes"];
+/// The payload of a `cbr` flow's packets, bytes. Wider than a SCReAM sender's
+/// `mss_bytes` (from 100): a CBR source models audio too, whose packets are small
+/// (RFC 8867 §4.3's 20 kbit/s audio in 20 ms packets is 50 bytes with the RTP header).
+pub(crate) const CBR_MSS_BYTES: std::ops::RangeInclusive<f64> = 1.0..=65_000.0;
 
 /// A time in ms as a `Duration`, as the network models convert their own time keys.
 pub(crate) use scream_netmodel::keys::ms;
@@ -286,6 +290,11 @@ fn sender_config(cfg: &FlowConfig, key: &str) -> Result<SenderConfig, SimError> 
                     CBR_PARAMS.join(", ")
                 ),
             });
+        }
+        if cfg.algorithm == Algorithm::Cbr {
+            // Checked against `CBR_MSS_BYTES` when the scenario is validated.
+            sender_cfg.mss_bytes = value.clamp(1.0, 65_000.0) as u32;
+            continue;
         }
         compat::set_param(&mut sender_cfg, param, *value).map_err(|reason| SimError::Param {
             key: format!("{key}.params.{param}"),

@@ -66,7 +66,7 @@ fn a_huge_delay_is_rejected_with_its_range() {
             Some("link.queue.kind=dualpi2"),
         ),
         (
-            "link.queue.dualpi2_step_ms",
+            "link.queue.dualpi2_min_th_ms",
             Some("link.queue.kind=dualpi2"),
         ),
         ("sample_interval_ms", None),

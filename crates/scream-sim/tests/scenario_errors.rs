@@ -224,8 +224,8 @@ fn an_aqm_key_of_another_queue_kind_is_refused_naming_its_kind() {
          is kind = \"codel\": remove the key or set link.queue.kind = \"l4s-ramp\""
     );
     assert_eq!(
-        load_error(BASE, &["link.reverse.queue.dualpi2_step_ms=2"]),
-        "--set link.reverse.queue.dualpi2_step_ms=2: link.reverse.queue.dualpi2_step_ms \
+        load_error(BASE, &["link.reverse.queue.dualpi2_min_th_ms=2"]),
+        "--set link.reverse.queue.dualpi2_min_th_ms=2: link.reverse.queue.dualpi2_min_th_ms \
          applies only to kind = \"dualpi2\", and this queue is kind = \"tail-drop\": remove \
          the key or set link.reverse.queue.kind = \"dualpi2\""
     );

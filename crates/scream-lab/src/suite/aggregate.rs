@@ -71,16 +71,28 @@ pub enum Judged {
     Jain,
     /// Worst convergence time, s (runs where a flow never converged give none).
     ConvergenceS,
+    /// Smallest media flow's goodput / its own fair share (cases with several flows).
+    WorstFlowShare,
+    /// Smallest forward utilisation among the case's bottlenecks.
+    Utilisation,
+    /// Share of the same run with ECN off (§6.2).
+    ShareWithoutEcn,
+    /// Worst queue delay p95 of the same run with ECN off, ms (§6.2).
+    QueueP95WithoutEcnMs,
 }
 
 impl Judged {
     /// Every judged metric, in report order.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 9] = [
         Self::Share,
         Self::QueueP95Ms,
         Self::LossPercent,
         Self::Jain,
         Self::ConvergenceS,
+        Self::WorstFlowShare,
+        Self::Utilisation,
+        Self::ShareWithoutEcn,
+        Self::QueueP95WithoutEcnMs,
     ];
 
     /// The value of this metric in `m`.
@@ -95,6 +107,20 @@ impl Judged {
                 let all: Option<Vec<f64>> = m.flows.iter().map(|f| f.convergence_s).collect();
                 all.map(|v| v.into_iter().fold(0.0, f64::max))
             }
+            Self::WorstFlowShare => (m.flows.len() > 1).then(|| {
+                m.flows
+                    .iter()
+                    .map(|f| f.share)
+                    .fold(f64::INFINITY, f64::min)
+            }),
+            Self::Utilisation => m.utilisations.iter().copied().reduce(f64::min),
+            Self::ShareWithoutEcn => m.without_ecn.as_ref().map(|b| b.share),
+            Self::QueueP95WithoutEcnMs => m.without_ecn.as_ref().map(|b| {
+                b.flows
+                    .iter()
+                    .map(|f| f.queue_delay_p95_ms)
+                    .fold(0.0, f64::max)
+            }),
         }
     }
 
@@ -106,14 +132,23 @@ impl Judged {
             Self::LossPercent => "loss %",
             Self::Jain => "Jain",
             Self::ConvergenceS => "convergence s",
+            Self::WorstFlowShare => "worst flow share",
+            Self::Utilisation => "utilisation",
+            Self::ShareWithoutEcn => "share without ECN",
+            Self::QueueP95WithoutEcnMs => "queue p95 ms without ECN",
         }
     }
 
     /// Decimals in the report.
     pub fn decimals(self) -> usize {
         match self {
-            Self::Share | Self::Jain | Self::LossPercent => 2,
-            Self::QueueP95Ms => 0,
+            Self::Share
+            | Self::Jain
+            | Self::LossPercent
+            | Self::WorstFlowShare
+            | Self::Utilisation
+            | Self::ShareWithoutEcn => 2,
+            Self::QueueP95Ms | Self::QueueP95WithoutEcnMs => 0,
             Self::ConvergenceS => 1,
         }
     }

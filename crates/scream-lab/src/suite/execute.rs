@@ -141,10 +141,11 @@ pub fn overrides(
         let prefix = layout
             .link_prefix(name)
             .ok_or_else(|| format!("names no link `{name}` for the variations to act on"))?;
-        out.extend(
-            cell.variation
-                .overrides(prefix, case.facts.reverse_bottleneck),
-        );
+        out.extend(cell.variation.overrides(
+            prefix,
+            case.facts.reverse_bottleneck,
+            case.facts.jitter_split,
+        ));
     }
     out.extend(layout.substitute(&cell.algorithm));
     out.push(format!("seed={}", cell.seed));
@@ -172,7 +173,7 @@ fn run_cell(cell: &Cell, o: &Options<'_>) -> Result<CellResult, std::io::Error> 
             Ok(s) => s,
             Err(e) => return Ok(Err(e.split_whitespace().collect::<Vec<_>>().join(" "))),
         };
-        let (scenario, result, media) = simulated;
+        let (scenario, result, media, without_ecn) = simulated;
         // Figures of the first seed only: the report shows one run per cell, and
         // plotting every seed would cost more than simulating it.
         if o.figures && o.seeds.first() == Some(&cell.seed) {
@@ -190,7 +191,9 @@ fn run_cell(cell: &Cell, o: &Options<'_>) -> Result<CellResult, std::io::Error> 
             scream_plot::write_figures(&input, &dir, &FIGURES)
                 .map_err(|e| std::io::Error::other(e.to_string()))?;
         }
-        Ok(Ok(measure(&scenario, &result, &case.facts, &media)))
+        let mut metrics = measure(&scenario, &result, &case.facts, &media);
+        metrics.without_ecn = without_ecn.map(Box::new);
+        Ok(Ok(metrics))
     })?;
     Ok(CellResult {
         cell: cell.clone(),
@@ -200,13 +203,42 @@ fn run_cell(cell: &Cell, o: &Options<'_>) -> Result<CellResult, std::io::Error> 
     })
 }
 
-type Simulated = (Scenario, scream_sim::RunResult, Vec<usize>);
+/// The run, its result, its media flows, and where the case asks for it the metrics of
+/// the same run with ECN off on the media flows.
+type Simulated = (
+    Scenario,
+    scream_sim::RunResult,
+    Vec<usize>,
+    Option<CellMetrics>,
+);
 
 fn simulate(
     case: &SuiteCase,
     prepared: Result<(Layout, Vec<String>), String>,
 ) -> Result<Simulated, String> {
     let (layout, list) = prepared?;
+    let (scenario, result) = run_with(case, &list)?;
+    let without_ecn = if case.facts.ecn_baseline {
+        // §6.2: the algorithm's delay-based self, on the same path with the same seed.
+        let mut off = list.clone();
+        off.extend(
+            layout
+                .media
+                .iter()
+                .map(|i| format!("flows.{i}.ecn=\"none\"")),
+        );
+        let (s, r) = run_with(case, &off)?;
+        Some(measure(&s, &r, &case.facts, &layout.media))
+    } else {
+        None
+    };
+    Ok((scenario, result, layout.media, without_ecn))
+}
+
+fn run_with(
+    case: &SuiteCase,
+    list: &[String],
+) -> Result<(Scenario, scream_sim::RunResult), String> {
     let parsed: Vec<Override> = list
         .iter()
         .map(|s| s.parse::<Override>().map_err(|e| e.to_string()))
@@ -215,5 +247,5 @@ fn simulate(
         .map_err(|e| e.to_string())?;
     scenario.validate().map_err(|e| e.to_string())?;
     let result = scream_sim::run(&scenario, scenario.seed, None).map_err(|e| e.to_string())?;
-    Ok((scenario, result, layout.media))
+    Ok((scenario, result))
 }

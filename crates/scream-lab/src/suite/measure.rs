@@ -1,10 +1,12 @@
 //! The RFC 8868 metrics of one run, from its 200 ms samples (the case files set
 //! `sample_interval_ms = 200`, RFC 8868 §2) and its per-packet summary. The fair share
-//! and the convergence time are our definitions (docs/rmcat.md).
+//! (max-min over the case's links, `super::share`) and the convergence time are our
+//! definitions (docs/rmcat.md).
 
 use serde::{Deserialize, Serialize};
 
 use super::cases::CaseFacts;
+use super::share::{FairShares, active};
 use scream_records::stats::jain;
 use scream_sim::{RunResult, Sample, Scenario};
 
@@ -54,21 +56,18 @@ pub struct CellMetrics {
     pub share: f64,
     /// Utilisation of the first bottleneck's forward direction by all traffic.
     pub link_utilisation: f64,
+    /// Utilisation of each bottleneck's forward direction (the case's
+    /// `CaseFacts::bottlenecks`, in order) by all traffic.
+    #[serde(default)]
+    pub utilisations: Vec<f64>,
     /// Jain's index of the media flows' goodput over the window they are all active
     /// (from the last start plus `CONVERGENCE_HOLD_S` to the first stop); `None` for
-    /// one media flow or flows on separate paths.
+    /// one media flow or flows that do not compete.
     pub jain: Option<f64>,
-}
-
-/// When flow `f` sends media: between start and stop, outside its pauses.
-fn active(s: &Scenario, f: usize, t: f64) -> bool {
-    let c = &s.flows[f];
-    let stop = if c.stop_s > 0.0 {
-        c.stop_s
-    } else {
-        s.duration_s
-    };
-    t > c.start_s && t <= stop && !c.pauses.iter().any(|[a, b]| t > *a && t <= *b)
+    /// The same run with ECN off on the media flows (cases judged against their
+    /// delay-based run, RFC 8867 §6.2); `None` elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub without_ecn: Option<Box<CellMetrics>>,
 }
 
 /// Measures a finished run; `media` are the indexes of the media flows.
@@ -81,19 +80,7 @@ pub fn measure(s: &Scenario, run: &RunResult, facts: &CaseFacts, media: &[usize]
             .filter(|x| x.flow_index as usize == f)
             .collect()
     };
-    let fair = |f: usize, t: f64, capacity: f64| -> f64 {
-        let n = if facts.shared {
-            media.iter().filter(|&&g| active(s, g, t)).count().max(1) as f64
-        } else {
-            1.0
-        } + f64::from(facts.bulk_competitors);
-        let max: f64 = s.flows[f]
-            .effective_streams("")
-            .iter()
-            .map(|st| st.max_bitrate_mbps)
-            .sum();
-        (capacity / n).min(max)
-    };
+    let shares = FairShares::of(s, run, media);
     let mut flows = Vec::new();
     let (mut got, mut owed) = (0.0, 0.0);
     for &f in media {
@@ -101,9 +88,9 @@ pub fn measure(s: &Scenario, run: &RunResult, facts: &CaseFacts, media: &[usize]
         let on: Vec<&(f64, f64, f64, f64)> = by_t.iter().filter(|r| active(s, f, r.0)).collect();
         let n = on.len().max(1) as f64;
         let goodput: f64 = on.iter().map(|r| r.2).sum::<f64>();
-        let shares: f64 = on.iter().map(|r| fair(f, r.0, r.3)).sum::<f64>();
+        let owed_f: f64 = on.iter().map(|r| shares.at(f, r.0)).sum::<f64>();
         got += goodput;
-        owed += shares;
+        owed += owed_f;
         let summary = &run.summary.flows[f];
         let starts =
             std::iter::once(s.flows[f].start_s).chain(s.flows[f].pauses.iter().map(|p| p[1]));
@@ -112,7 +99,7 @@ pub fn measure(s: &Scenario, run: &RunResult, facts: &CaseFacts, media: &[usize]
             let series: Vec<(f64, f64, f64)> = by_t
                 .iter()
                 .filter(|r| r.0 > from && active(s, f, r.0))
-                .map(|r| (r.0, r.2, fair(f, r.0, r.3)))
+                .map(|r| (r.0, r.2, shares.at(f, r.0)))
                 .collect();
             convergence = match (convergence, converged_after(&series, from, period)) {
                 (Some(worst), Some(t)) => Some(worst.max(t)),
@@ -127,7 +114,7 @@ pub fn measure(s: &Scenario, run: &RunResult, facts: &CaseFacts, media: &[usize]
             name: summary.name.clone(),
             sending_mbps: on.iter().map(|r| r.1).sum::<f64>() / n,
             goodput_mbps: goodput / n,
-            share: if shares > 0.0 { goodput / shares } else { 0.0 },
+            share: if owed_f > 0.0 { goodput / owed_f } else { 0.0 },
             queue_delay_p95_ms: summary.queue_delay_ms.p95,
             queue_delay_p98_ms: summary.queue_delay_ms.p98,
             self_inflicted_ms: summary.queue_delay_ms.mean,
@@ -138,22 +125,25 @@ pub fn measure(s: &Scenario, run: &RunResult, facts: &CaseFacts, media: &[usize]
             stream_ratio,
         });
     }
+    let utilisation = |name: &str| {
+        run.summary
+            .links
+            .iter()
+            .find(|l| l.name == name && l.direction == "forward")
+            .map_or(0.0, |l| l.utilization)
+    };
     let first = facts.bottlenecks.first().copied().unwrap_or("bottleneck");
-    let link_utilisation = run
-        .summary
-        .links
-        .iter()
-        .find(|l| l.name == first && l.direction == "forward")
-        .map_or(0.0, |l| l.utilization);
     CellMetrics {
         share: if owed > 0.0 { got / owed } else { 0.0 },
-        link_utilisation,
+        link_utilisation: utilisation(first),
+        utilisations: facts.bottlenecks.iter().map(|b| utilisation(b)).collect(),
         jain: if facts.shared && media.len() > 1 {
-            jain_window(s, run, media)
+            jain_window(s, run, media, &shares)
         } else {
             None
         },
         flows,
+        without_ecn: None,
     }
 }
 
@@ -204,9 +194,11 @@ pub fn converged_after(series: &[(f64, f64, f64)], from: f64, period_s: f64) -> 
         .map(|j| (series[j].0 - from).max(0.0))
 }
 
-/// Jain's index of the media flows' mean goodput from the last start plus the hold
-/// time to the first stop.
-fn jain_window(s: &Scenario, run: &RunResult, media: &[usize]) -> Option<f64> {
+/// Jain's index of the media flows' mean goodput, each over its mean fair share (Jain's
+/// normalised throughput, so flows whose max-min shares differ, §6.3, count as fair
+/// when each gets the same fraction of its own; with equal shares it is Jain's index
+/// of the goodputs), from the last start plus the hold time to the first stop.
+fn jain_window(s: &Scenario, run: &RunResult, media: &[usize], shares: &FairShares) -> Option<f64> {
     let last_start = media
         .iter()
         .map(|&f| s.flows[f].start_s)
@@ -222,7 +214,7 @@ fn jain_window(s: &Scenario, run: &RunResult, media: &[usize]) -> Option<f64> {
     let rates: Vec<f64> = media
         .iter()
         .map(|&f| {
-            let v: Vec<f64> = per_instant(
+            let v: Vec<(f64, f64)> = per_instant(
                 &run.samples
                     .iter()
                     .filter(|x| x.flow_index as usize == f && x.t_s > from && x.t_s <= to)
@@ -230,12 +222,13 @@ fn jain_window(s: &Scenario, run: &RunResult, media: &[usize]) -> Option<f64> {
             )
             .iter()
             .filter(|r| active(s, f, r.0))
-            .map(|r| r.2)
+            .map(|r| (r.2, shares.at(f, r.0)))
             .collect();
-            if v.is_empty() {
-                0.0
+            let owed: f64 = v.iter().map(|x| x.1).sum();
+            if owed > 0.0 {
+                v.iter().map(|x| x.0).sum::<f64>() / owed
             } else {
-                v.iter().sum::<f64>() / v.len() as f64
+                0.0
             }
         })
         .collect();

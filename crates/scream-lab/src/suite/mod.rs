@@ -14,6 +14,7 @@ pub mod cases;
 pub mod execute;
 pub mod measure;
 pub mod report;
+pub mod share;
 pub mod substitute;
 pub mod variation;
 pub mod verdict;

@@ -140,19 +140,33 @@ fn case_section(
         description(case),
         criteria_text(case)
     );
+    // The columns some run of the case has a value for (a one-flow case has no Jain,
+    // only §6.2 has a run without ECN).
+    let columns: Vec<(usize, Judged)> = Judged::ALL
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|&(k, j)| {
+            groups.iter().filter(|g| g.case == ci).any(|g| {
+                g.spreads.get(k).is_some_and(Option::is_some)
+                    || (j == Judged::ConvergenceS && g.never_converged > 0)
+            })
+        })
+        .collect();
+    let labels: Vec<&str> = columns.iter().map(|(_, j)| j.label()).collect();
     let _ = write!(
         out,
         "| variation | algorithm | seeds pass | {} | missed (runs) |\n|---|---|---|{}---|\n",
-        Judged::ALL.map(Judged::label).join(" | "),
-        "---|".repeat(Judged::ALL.len())
+        labels.join(" | "),
+        "---|".repeat(columns.len())
     );
     for g in groups.iter().filter(|g| g.case == ci) {
-        let metrics: Vec<String> = Judged::ALL
+        let metrics: Vec<String> = columns
             .iter()
-            .zip(&g.spreads)
+            .map(|&(k, j)| (j, g.spreads.get(k).copied().flatten()))
             .map(|(j, s)| {
                 let text = s.map_or_else(String::new, |s| s.text(j.decimals()));
-                if *j == Judged::ConvergenceS && g.never_converged > 0 {
+                if j == Judged::ConvergenceS && g.never_converged > 0 {
                     format!("{text} (never in {})", g.never_converged)
                 } else {
                     text
@@ -182,7 +196,9 @@ fn criteria_text(case: &SuiteCase) -> String {
         flows: Vec::new(),
         share: 0.0,
         link_utilisation: 0.0,
+        utilisations: Vec::new(),
         jain: None,
+        without_ecn: None,
     };
     judge(&blank, case.facts.criteria)
         .checks

@@ -1,5 +1,8 @@
 //! Which flows of a case are the media flows under test, and the overrides that put
-//! another algorithm in their place. Read from the case's TOML text, not from the
+//! another algorithm in their place. A flow is under test by its algorithm (a media
+//! congestion controller), wherever it stands in the file: RFC 8867 pairs each video
+//! source with a CBR audio source (§4.3), so a case lists them side by side, and the
+//! audio, like TCP cross traffic, is left as written and not judged. Read from the case's TOML text, not from the
 //! loaded scenario: a case naming an algorithm this build lacks (TCP cross traffic,
 //! GCC, NADA) cannot be loaded, yet its media flows and links can still be named.
 
@@ -113,14 +116,6 @@ impl Layout {
         if media.is_empty() {
             return Err("has no media flow (scream-*, gcc or nada) to test".to_owned());
         }
-        // The runner substitutes "the first flows"; a cross flow before a media flow
-        // would be a mistake in the case file.
-        if media.iter().enumerate().any(|(k, &i)| k != i) {
-            return Err(
-                "lists a cross-traffic flow before a media flow; put the media flows first"
-                    .to_owned(),
-            );
-        }
         let mut links = Vec::new();
         if let Some(l) = doc.get("link") {
             let name = l.get("name").and_then(Item::as_str).unwrap_or("bottleneck");
@@ -228,10 +223,21 @@ algorithm = "cbr"
     }
 
     #[test]
-    fn cross_traffic_before_media_and_cases_without_media_are_refused() {
-        let e = Layout::read("[[flows]]\nalgorithm = \"tcp-newreno\"\n[[flows]]\n")
-            .expect_err("tcp first");
-        assert!(e.contains("media flows first"), "{e}");
+    fn media_flows_are_found_by_algorithm_wherever_they_stand() {
+        // Video, its audio, video, its audio (RFC 8867 §4.3 pairs).
+        let text = "[[flows]]\n[[flows]]\nalgorithm = \"cbr\"\n\
+                    [[flows]]\nalgorithm = \"gcc\"\n[[flows]]\nalgorithm = \"cbr\"\n";
+        let l = Layout::read(text).expect("a case");
+        assert_eq!(l.media, [0, 2]);
+        let o = l.substitute("nada");
+        assert_eq!(
+            o,
+            ["flows.0.algorithm=\"nada\"", "flows.2.algorithm=\"nada\""]
+        );
+    }
+
+    #[test]
+    fn a_case_without_media_is_refused() {
         let e = Layout::read("[[flows]]\nalgorithm = \"cbr\"\n").expect_err("no media");
         assert!(e.contains("no media flow"), "{e}");
         let l = Layout::read("[link]\n[[flows]]\n").expect("one flow");

@@ -109,25 +109,25 @@ impl Variation {
     /// The overrides on the link whose dotted prefix is `link` (`link`, `links.2`):
     /// its forward direction, and also its reverse direction when `both_ways` (a case
     /// whose reverse path is a bottleneck too, §5.3: the same delay, jitter and queue
-    /// each way).
-    pub fn overrides(&self, link: &str, both_ways: bool) -> Vec<String> {
-        let mut out = self.direction(link);
+    /// each way). The jitter bound is divided by `jitter_split` on this link: a case
+    /// whose flows cross several jittered links in a row (§6.3) splits the end-to-end
+    /// bound among them.
+    pub fn overrides(&self, link: &str, both_ways: bool, jitter_split: f64) -> Vec<String> {
+        let mut out = self.direction(link, jitter_split);
         if both_ways {
-            out.extend(self.direction(&format!("{link}.reverse")));
+            out.extend(self.direction(&format!("{link}.reverse"), jitter_split));
         }
         out
     }
 
-    fn direction(&self, prefix: &str) -> Vec<String> {
+    fn direction(&self, prefix: &str, jitter_split: f64) -> Vec<String> {
+        let jitter = self.jitter_ms / jitter_split.max(1.0);
         let mut out = Vec::new();
         if let Some(d) = self.one_way_delay_ms {
             out.push(format!("{prefix}.one_way_delay_ms={d}"));
         }
-        out.push(format!(
-            "{prefix}.jitter_ms={}",
-            self.jitter_ms / JITTER_SIGMAS
-        ));
-        out.push(format!("{prefix}.jitter_max_ms={}", self.jitter_ms));
+        out.push(format!("{prefix}.jitter_ms={}", jitter / JITTER_SIGMAS));
+        out.push(format!("{prefix}.jitter_max_ms={jitter}"));
         match self.queue {
             Some(Queue::TailDrop) => out.push(format!("{prefix}.queue.kind=\"tail-drop\"")),
             Some(Queue::CoDel) => out.extend([
@@ -175,14 +175,18 @@ mod tests {
     #[test]
     fn fixed_axes_leave_their_keys_alone() {
         let v = Variation::parse("d10-j30-codel").expect("known");
-        let o = v.overrides("links.0", false);
+        let o = v.overrides("links.0", false, 1.0);
         assert!(o.contains(&"links.0.one_way_delay_ms=10".to_owned()));
         assert!(o.contains(&"links.0.jitter_max_ms=30".to_owned()));
         assert!(o.contains(&"links.0.jitter_ms=10".to_owned()));
         assert!(o.contains(&"links.0.queue.kind=\"codel\"".to_owned()));
+        // Two jittered links in a row share the end-to-end bound.
+        let split = v.overrides("links.0", false, 2.0);
+        assert!(split.contains(&"links.0.jitter_max_ms=15".to_owned()));
+        assert!(split.contains(&"links.0.jitter_ms=5".to_owned()));
         let fixed = v.for_case(false, false);
         assert_eq!(fixed.to_string(), "dcase-j30-qcase");
-        let o = fixed.overrides("link", false);
+        let o = fixed.overrides("link", false, 1.0);
         assert!(
             o.iter()
                 .all(|k| !k.contains("delay") && !k.contains("queue")),
@@ -207,7 +211,7 @@ mod tests {
     #[test]
     fn both_ways_gives_the_reverse_direction_the_same_delay_jitter_and_queue() {
         let v = Variation::parse("d10-j30-codel").expect("known");
-        let o = v.overrides("link", true);
+        let o = v.overrides("link", true, 1.0);
         for key in [
             "link.reverse.one_way_delay_ms=10",
             "link.reverse.jitter_max_ms=30",
@@ -216,6 +220,6 @@ mod tests {
         ] {
             assert!(o.contains(&key.to_owned()), "{key} missing from {o:?}");
         }
-        assert_eq!(o.len(), 2 * v.overrides("link", false).len());
+        assert_eq!(o.len(), 2 * v.overrides("link", false, 1.0).len());
     }
 }

@@ -100,6 +100,58 @@ pub fn judge(m: &CellMetrics, criteria: &[Criterion]) -> Verdict {
                     passed: !never && v <= max,
                 }
             }
+            Criterion::MinFlowShare(min) => {
+                let v = m
+                    .flows
+                    .iter()
+                    .map(|f| f.share)
+                    .fold(f64::INFINITY, f64::min);
+                Check {
+                    what: format!("every flow's share ≥ {min}"),
+                    value: if v.is_finite() {
+                        format!("{v:.2}")
+                    } else {
+                        "none".to_owned()
+                    },
+                    passed: v.is_finite() && v >= min,
+                }
+            }
+            Criterion::MinUtilisation(min) => {
+                let v = m.utilisations.iter().copied().fold(f64::INFINITY, f64::min);
+                Check {
+                    what: format!("every bottleneck's utilisation ≥ {min}"),
+                    value: if v.is_finite() {
+                        format!("{v:.2}")
+                    } else {
+                        "none".to_owned()
+                    },
+                    passed: v.is_finite() && v >= min,
+                }
+            }
+            Criterion::EcnShareVsDelayBased(min) => {
+                let base = m.without_ecn.as_ref().map(|b| b.share);
+                Check {
+                    what: format!("share ≥ {min} × the share without ECN"),
+                    value: base.map_or_else(
+                        || "none".to_owned(),
+                        |b| format!("{:.2} vs {b:.2}", m.share),
+                    ),
+                    passed: base.is_some_and(|b| m.share >= min * b),
+                }
+            }
+            Criterion::EcnQueueVsDelayBased(slack) => {
+                let mine = worst(m, |f| f.queue_delay_p95_ms);
+                let base = m
+                    .without_ecn
+                    .as_ref()
+                    .map(|b| worst(b, |f| f.queue_delay_p95_ms));
+                Check {
+                    what: format!("queue delay p95 ≤ the p95 without ECN + {slack} ms"),
+                    value: base
+                        .map_or_else(|| "none".to_owned(), |b| format!("{mine:.0} vs {b:.0} ms")),
+                    passed: base.is_some_and(|b| mine <= b + slack),
+                }
+            }
             Criterion::PrioritySplit(lo, hi) => {
                 let r = m.flows.first().and_then(|f| f.stream_ratio);
                 Check {
@@ -140,7 +192,9 @@ mod tests {
             flows,
             share,
             link_utilisation: share,
+            utilisations: vec![share],
             jain,
+            without_ecn: None,
         }
     }
 
@@ -182,5 +236,41 @@ mod tests {
         assert!(f[2].contains("5.00 %"), "{f:?}");
         assert!(f[3].starts_with("Jain ≥ 0.8 (none)"), "{f:?}");
         assert!(f[4].contains("never"), "{f:?}");
+    }
+
+    #[test]
+    fn every_flow_and_every_bottleneck_is_judged_on_its_own() {
+        let mut starved = flow(40.0, 0.0, Some(3.0));
+        starved.share = 0.3;
+        let mut m = metrics(vec![flow(40.0, 0.0, Some(3.0)), starved], 0.9, Some(0.9));
+        m.utilisations = vec![0.95, 0.7];
+        let v = judge(
+            &m,
+            &[Criterion::MinFlowShare(0.5), Criterion::MinUtilisation(0.8)],
+        );
+        let f = v.failures();
+        assert_eq!(f.len(), 2, "{f:?}");
+        assert!(f[0].contains("(0.30)"), "{f:?}");
+        assert!(f[1].contains("(0.70)"), "{f:?}");
+    }
+
+    #[test]
+    fn the_ecn_run_is_judged_against_its_own_delay_based_run() {
+        let ecn = &[
+            Criterion::EcnShareVsDelayBased(0.9),
+            Criterion::EcnQueueVsDelayBased(5.0),
+        ];
+        let mut m = metrics(vec![flow(20.0, 0.0, Some(3.0))], 0.8, None);
+        // Without its delay-based run the comparison cannot pass.
+        assert_eq!(judge(&m, ecn).failures().len(), 2);
+        m.without_ecn = Some(Box::new(metrics(vec![flow(18.0, 0.0, None)], 0.85, None)));
+        assert!(judge(&m, ecn).passed(), "{:?}", judge(&m, ecn).failures());
+        // Less than 90 % of the delay-based share, and 10 ms more queue: both missed.
+        m.share = 0.7;
+        m.flows[0].queue_delay_p95_ms = 28.0;
+        let f = judge(&m, ecn).failures();
+        assert_eq!(f.len(), 2, "{f:?}");
+        assert!(f[0].contains("0.70 vs 0.85"), "{f:?}");
+        assert!(f[1].contains("28 vs 18 ms"), "{f:?}");
     }
 }

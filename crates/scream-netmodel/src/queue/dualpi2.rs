@@ -3,7 +3,9 @@
 //! ECT(1) and CE packets go to the L queue, all others to the C queue. A PI controller
 //! driven by the C queue's sojourn time produces a base probability p'; the C queue
 //! drops (or marks ECT(0)) with p_C = p'^2, the L queue marks with the larger of its own
-//! step marking (sojourn above `step`) and the coupled p_CL = k * p'. Between the two
+//! native ramp (RFC 9332 §A.1: nothing below `min_th`, rising linearly to certainty over
+//! `range`, and nothing while at most `th_len` packets stay queued behind the one
+//! leaving) and the coupled p_CL = k * p'. Between the two
 //! queues a time-shifted FIFO scheduler serves the head packet with the earliest
 //! timestamp, L timestamps being advanced by `tshift`.
 
@@ -15,8 +17,18 @@ use scream::{Duration, Ecn, Instant};
 
 /// RFC 9332 §A.1: PI2 target queuing delay of the C queue.
 pub const DUALPI2_TARGET: Duration = Duration::from_millis(15);
-/// RFC 9332 §A.1: L queue step marking threshold.
-pub const DUALPI2_STEP: Duration = Duration::from_millis(1);
+/// RFC 9332 §A.1 (`minTh`): sojourn from which the L queue's native ramp marks.
+pub const DUALPI2_MIN_TH: Duration = Duration::from_micros(800);
+/// RFC 9332 §A.1 (`range`): width of the native ramp, from no marking at `minTh` to
+/// marking every packet at `minTh + range` (1.2 ms). A range of zero is a step at
+/// `minTh`, as Linux's qdisc implements it (a 1 ms `step_thresh`).
+pub const DUALPI2_RANGE: Duration = Duration::from_micros(400);
+/// RFC 9332 §A.1 (`Th_len`, "1 pkt"): the native ramp does not mark while no more
+/// than this many packets remain in the L queue. At a few Mbit/s one 1200-byte packet
+/// takes several ms to serialise, more than the whole ramp, so without this floor any
+/// packet that waits behind a single other would be marked (RFC 9332 lines 5a-5d:
+/// "Suppress marking 1 pkt queue").
+pub const DUALPI2_TH_LEN: u32 = 1;
 /// RFC 9332 §2.4 / §A.1: coupling factor k.
 pub const DUALPI2_COUPLING: f64 = 2.0;
 /// RFC 9332 §A.1: PI update interval.
@@ -35,6 +47,9 @@ pub const DUALPI2_TSHIFT_FACTOR: u32 = 2;
 /// time, also while the queue is idle: 0.1 ms (Linux defaults to 16 ms) keeps that to
 /// 10^4 updates per simulated second.
 pub const DUALPI2_TUPDATE_MS: Range = Range::closed(0.1, 60_000.0, "ms");
+/// DualPI2 `Th_len` in packets (RFC 9332: 1); whole packets, 0 marks from an empty
+/// queue on.
+pub const DUALPI2_TH_LEN_RANGE: Range = Range::closed(0.0, 1e6, "packets");
 /// DualPI2 coupling factor k (RFC 9332: 2): above 100 the L queue is marked at any
 /// base probability above 1 %, i.e. always.
 pub const DUALPI2_COUPLING_RANGE: Range = Range::above(0.0, 100.0, "");
@@ -47,8 +62,13 @@ crate::declare_keys! {
     pub struct DualPi2Keys {
         /// DualPI2 classic-queue PI2 target (RFC 9332)
         dualpi2_target_ms: f64 = 15.0, unit "ms", range crate::keys::AQM_TIME_MS;
-        /// DualPI2 L4S step threshold (RFC 9332)
-        dualpi2_step_ms: f64 = 1.0, unit "ms", range crate::keys::DELAY_MS;
+        /// DualPI2 L4S native ramp start, minTh (RFC 9332)
+        dualpi2_min_th_ms: f64 = 0.8, unit "ms", range crate::keys::DELAY_MS;
+        /// DualPI2 L4S native ramp width (RFC 9332); 0 makes it a step at minTh
+        dualpi2_range_ms: f64 = 0.4, unit "ms", range crate::keys::DELAY_MS;
+        /// DualPI2 Th_len: no native L4S marking while at most this many packets stay
+        /// in the L queue (RFC 9332); whole packets, a fraction is dropped
+        dualpi2_th_len_packets: f64 = 1.0, unit "packets", range DUALPI2_TH_LEN_RANGE;
         /// DualPI2 coupling factor k (RFC 9332)
         dualpi2_coupling: f64 = DUALPI2_COUPLING, unit "", range DUALPI2_COUPLING_RANGE;
         /// DualPI2 PI update interval (RFC 9332); the controller runs this often also
@@ -66,7 +86,9 @@ impl From<&DualPi2Keys> for DualPi2Params {
         use crate::keys::ms;
         Self {
             target: ms(k.dualpi2_target_ms),
-            step: ms(k.dualpi2_step_ms),
+            min_th: ms(k.dualpi2_min_th_ms),
+            range: ms(k.dualpi2_range_ms),
+            th_len: k.dualpi2_th_len_packets as u32,
             coupling: k.dualpi2_coupling,
             tupdate: ms(k.dualpi2_tupdate_ms),
             alpha: k.dualpi2_alpha,
@@ -80,8 +102,12 @@ impl From<&DualPi2Keys> for DualPi2Params {
 pub struct DualPi2Params {
     /// PI2 target sojourn of the C queue.
     pub target: Duration,
-    /// L queue step threshold.
-    pub step: Duration,
+    /// Native L4S ramp start (`minTh`).
+    pub min_th: Duration,
+    /// Native L4S ramp width (`range`); zero is a step at `min_th`.
+    pub range: Duration,
+    /// Packets that may stay in the L queue without native marking (`Th_len`).
+    pub th_len: u32,
     /// Coupling factor k.
     pub coupling: f64,
     /// PI update interval.
@@ -96,7 +122,9 @@ impl Default for DualPi2Params {
     fn default() -> Self {
         Self {
             target: DUALPI2_TARGET,
-            step: DUALPI2_STEP,
+            min_th: DUALPI2_MIN_TH,
+            range: DUALPI2_RANGE,
+            th_len: DUALPI2_TH_LEN,
             coupling: DUALPI2_COUPLING,
             tupdate: DUALPI2_TUPDATE,
             alpha: DUALPI2_ALPHA,
@@ -211,6 +239,18 @@ impl<P: NetPacket> DualPi2<P> {
         }
     }
 
+    /// The native L4S AQM's probability for a packet that waited `sojourn` (RFC 9332
+    /// §A.1 `laqm`): 0 up to `min_th`, 1 from `min_th + range`, linear between.
+    fn native_ramp(&self, sojourn: Duration) -> f64 {
+        if sojourn <= self.params.min_th {
+            0.0
+        } else if sojourn >= self.params.min_th.saturating_add(self.params.range) {
+            1.0
+        } else {
+            (sojourn - self.params.min_th).as_secs_f64() / self.params.range.as_secs_f64()
+        }
+    }
+
     /// The next packet to serialise, after marking or dropping.
     pub fn pop(
         &mut self,
@@ -223,8 +263,13 @@ impl<P: NetPacket> DualPi2<P> {
             if self.serve_l_first() {
                 let mut pkt = self.l.pop()?;
                 let p_cl = (self.params.coupling * self.p_base).min(1.0);
-                let step = now - pkt.enqueued_at > self.params.step;
-                if step || rng.chance(p_cl) {
+                // RFC 9332 lines 5a-5d: the packet has left, so `l.len()` is what stays.
+                let native = if self.l.len() > self.params.th_len as usize {
+                    self.native_ramp(now - pkt.enqueued_at)
+                } else {
+                    0.0
+                };
+                if rng.chance(native.max(p_cl)) {
                     pkt.packet.set_ecn(Ecn::Ce);
                 }
                 return Some(pkt);

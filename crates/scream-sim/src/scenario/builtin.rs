@@ -62,6 +62,7 @@ pub const BUILTINS: &[Builtin] = &[
 /// `scream suite rmcat` records such a case as an error and goes on.
 pub const RMCAT: &[Builtin] = &[
     builtin!("rmcat/", "rmcat-5.1"),
+    builtin!("rmcat/", "rmcat-5.1-100ms"),
     builtin!("rmcat/", "rmcat-5.2"),
     builtin!("rmcat/", "rmcat-5.3"),
     builtin!("rmcat/", "rmcat-5.4"),

@@ -26,7 +26,19 @@ pub(super) fn validate_sender_params(key: &str, f: &FlowConfig) -> Check {
     let mut cfg = SenderConfig::for_generation(f.algorithm.name()).unwrap_or_default();
     for (name, &value) in &f.params {
         let at = format!("{key}.params.{name}");
-        if f.algorithm == Algorithm::Cbr && !crate::build::CBR_PARAMS.contains(&name.as_str()) {
+        if f.algorithm == Algorithm::Cbr {
+            // The loader refuses its other names; its packet size has its own range.
+            let range = crate::build::CBR_MSS_BYTES;
+            if name == "mss_bytes" && (!range.contains(&value) || value.fract() != 0.0) {
+                return fail(
+                    at,
+                    format!(
+                        "must be a whole number of bytes in [{}, {}] for a cbr flow (is {value})",
+                        range.start(),
+                        range.end()
+                    ),
+                );
+            }
             continue;
         }
         if let Err(e) = cfg.set_param(name, value) {
@@ -105,5 +117,21 @@ mod tests {
                 .starts_with("is not a parameter of the scream-v1 sender"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_cbr_flow_takes_small_packets_in_its_own_range() {
+        let cbr = "duration_s = 10.0\n\n[link]\ncapacity_mbps = 5.0\n\n[[flows]]\n\
+                   algorithm = \"cbr\"\nstart_bitrate_mbps = 0.02\n\n[flows.params]\n";
+        let load =
+            |v: &str| load_checked_str(&format!("{cbr}mss_bytes = {v}\n"), "c.toml", None, &[]);
+        // 20 kbit/s audio in 20 ms packets: 38 bytes + the 12-byte RTP header.
+        assert!(load("38").is_ok());
+        let e = load("0").unwrap_err().to_string();
+        assert!(
+            e.contains("whole number of bytes in [1, 65000] for a cbr flow (is 0)"),
+            "{e}"
+        );
+        assert!(load("37.5").is_err());
     }
 }
