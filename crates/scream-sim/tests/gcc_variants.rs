@@ -224,8 +224,14 @@ variant = "libwebrtc"
         let at = |t| target_kbps_at(&r.samples, t);
         let (a, b, c) = (at(25.0), at(45.0), at(95.0));
         eprintln!("seed {seed}: target {a:.0} kbit/s at 25 s, {b:.0} at 45 s, {c:.0} at 95 s");
-        assert!((a - 450.0).abs() <= 100.0, "seed {seed}: {a} kbit/s at 25 s");
-        assert!((b - 750.0).abs() <= 150.0, "seed {seed}: {b} kbit/s at 45 s");
+        assert!(
+            (a - 450.0).abs() <= 100.0,
+            "seed {seed}: {a} kbit/s at 25 s"
+        );
+        assert!(
+            (b - 750.0).abs() <= 150.0,
+            "seed {seed}: {b} kbit/s at 45 s"
+        );
         assert!((c - 90.0).abs() <= 25.0, "seed {seed}: {c} kbit/s at 95 s");
     }
 }
