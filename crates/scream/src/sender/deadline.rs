@@ -11,16 +11,10 @@
 //!   and the receiver's report delay, a slight over-estimate of the one-way
 //!   propagation). While that sum is past the deadline, the packet waits and the RTP
 //!   queue is discarded at the next allowed discard (with a key frame request), as
-//!   for `max_rtp_queue_delay`. The rule holds only while the path may still hold
-//!   what was sent: with nothing in flight, nothing will refresh the estimate, so the
-//!   next packet goes and measures the path again (a path that has drained is
-//!   otherwise never seen to have drained). A flight the stall guard gave up has not
-//!   drained, only been forgotten: behind a deep buffer it is still queued there, and
-//!   the estimate is still the best knowledge of the path. So after a stall the rule
-//!   holds until feedback acknowledges something again, and media past its deadline
-//!   meanwhile is discarded, not sent into that queue; a probe per probe timeout
-//!   (RFC 8985 §7.2) asks the path in its place, so a path that drained while its
-//!   feedback was lost is still seen to have drained.
+//!   for `max_rtp_queue_delay`. The rule holds only while something is in flight:
+//!   with nothing in flight, nothing will refresh the estimate, so the next packet
+//!   goes and measures the path again (a path that has drained is otherwise never
+//!   seen to have drained).
 //! - **Silence bound.** Bytes sent since the latest feedback that acknowledged
 //!   anything are at most one send window. Faithfully, the stall guard gives up an
 //!   unanswered flight and the sender sends a whole new window into the same silent
@@ -58,38 +52,16 @@ impl Sender {
     }
 
     /// How long a packet may still wait in the RTP queue under the deadline, or `None`
-    /// when the deadline does not apply (option off, no feedback yet, the path holds
-    /// nothing of ours: see [`Sender::flight_forgotten`]).
+    /// when the deadline does not apply (option off, no feedback yet, nothing in
+    /// flight).
     pub(super) fn deadline_budget(&self) -> Option<Duration> {
         if !self.config.improvements.media_deadline
             || !self.have_feedback
-            || (self.bytes_in_flight == 0 && !self.flight_forgotten())
+            || self.bytes_in_flight == 0
         {
             return None;
         }
         Some(MEDIA_DEADLINE.saturating_sub(self.expected_one_way()))
-    }
-
-    /// Whether the stall guard gave up the flight and no feedback acknowledged
-    /// anything since: the bytes in flight are zero, but the packets may still sit in
-    /// the path's queue.
-    fn flight_forgotten(&self) -> bool {
-        self.silent_stalls > 0
-    }
-
-    /// When a probe may pass the deadline while the flight is forgotten: nothing in
-    /// flight will bring feedback, so one packet per probe timeout after the last
-    /// transmission or probe asks the path. `None` unless the deadline then holds the
-    /// next packet back for that reason (the silence bound, when reached, has its own
-    /// probes): a wake-up then would find nothing to do, again and again.
-    pub(super) fn deadline_probe_deadline(&self) -> Option<Instant> {
-        if self.bytes_in_flight > 0 || !self.flight_forgotten() || self.silence_bound_reached() {
-            return None;
-        }
-        let (idx, _, _) = self.next_packet()?;
-        let last = self.last_sent?;
-        let at = self.last_probe.map_or(last, |p| p.max(last)) + self.probe_timeout();
-        self.past_deadline(at, idx).then_some(at)
     }
 
     /// The RTP-queue age above which a queue is discarded: `max_rtp_queue_delay`, or

@@ -439,8 +439,7 @@ impl Sender {
         // its deadline (`deadline`).
         let silenced = self.silence_bound_reached();
         let probe = (blocked && self.probe_deadline().is_some_and(|t| now >= t))
-            || (silenced && self.silence_probe_deadline().is_some_and(|t| now >= t))
-            || self.deadline_probe_deadline().is_some_and(|t| now >= t);
+            || (silenced && self.silence_probe_deadline().is_some_and(|t| now >= t));
         let held = blocked || silenced || self.past_deadline(now, idx);
         if held && !probe {
             self.pacer.on_idle();
@@ -513,7 +512,6 @@ impl Sender {
                 self.stall_deadline(),
                 self.late_feedback_deadline(),
                 self.silence_probe_deadline(),
-                self.deadline_probe_deadline(),
                 self.generation.next_timeout(),
             ])
             .flatten()
