@@ -227,5 +227,8 @@ fn after_a_sudden_drop_media_is_not_sent_into_the_queue_left_behind() {
         bounded.late_packets * 3 < faithful.late_packets * 2,
         "packets past the deadline: {bounded:?} vs {faithful:?}"
     );
-    assert!(bounded.whole >= faithful.whole, "{bounded:?} vs {faithful:?}");
+    assert!(
+        bounded.whole >= faithful.whole,
+        "{bounded:?} vs {faithful:?}"
+    );
 }
