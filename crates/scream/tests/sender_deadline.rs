@@ -143,3 +143,92 @@ fn media_that_would_arrive_past_the_deadline_is_not_sent() {
     );
     assert!(whole > 50, "frames before the delay arrived: {whole}");
 }
+
+/// What a closed loop over a FIFO bottleneck delivered: frames whole, frames whole
+/// more than `late` after they entered the sender's queue, and packets that arrived
+/// past [`DEADLINE`] after their frame entered it.
+#[derive(Debug, Default)]
+struct Delivered {
+    whole: u32,
+    late_frames: u32,
+    late_packets: u32,
+}
+
+/// The deadline of `media-deadline` (ITU-T G.114's 400 ms).
+const DEADLINE: Duration = Duration::from_millis(400);
+
+/// A closed loop over an unlimited FIFO bottleneck of 10 Mbit/s that falls to `low`
+/// bit/s `at` the start on, with 20 ms of propagation each way: the queue the drop
+/// leaves behind takes seconds to drain, and the window stalls behind it.
+fn through_drop(cfg: SenderConfig, low: f64, at: Duration, late: Duration) -> Delivered {
+    let mut s = Sender::new(cfg).unwrap();
+    let id = s.add_stream(stream()).unwrap();
+    let mut r = Receiver::new(ReceiverConfig::default()).unwrap();
+    let t0 = Instant::from_millis(1000);
+    let end = t0 + Duration::from_secs(10);
+    let one_way = Duration::from_millis(20);
+    let mut link = support::Serializer::default();
+    // FIFO: arrivals are in sending order.
+    let mut forward: Vec<(Instant, scream::sender::SentPacket)> = Vec::new();
+    let mut back: Vec<(Instant, scream::Feedback)> = Vec::new();
+    let mut out = Delivered::default();
+    let (mut now, mut next_frame) = (t0, t0);
+    while now < end {
+        if now >= next_frame {
+            let target = s.target_bitrate(id);
+            s.on_media_frame(now, id, support::frame_at(target, FRAME));
+            next_frame += FRAME;
+        }
+        s.handle_timeout(now);
+        while let Transmit::Now(p) = s.poll_transmit(now) {
+            let rate = if now >= t0 + at { low } else { 10e6 };
+            forward.push((link.send(now, p.size_bytes, rate) + one_way, p));
+        }
+        while forward.first().is_some_and(|x| x.0 <= now) {
+            let (_, p) = forward.remove(0);
+            r.on_packet(now, received(&p));
+            let age = now.saturating_duration_since(p.frame_enqueued_at);
+            out.late_packets += u32::from(age > DEADLINE);
+            if p.marker {
+                out.whole += 1;
+                out.late_frames += u32::from(age > late);
+            }
+        }
+        while let Some(fb) = r.poll_feedback(now) {
+            back.push((now + one_way, fb));
+        }
+        while back.first().is_some_and(|x| x.0 <= now) {
+            let (_, fb) = back.remove(0);
+            s.on_feedback(now, &fb);
+        }
+        now += Duration::from_millis(1);
+    }
+    out
+}
+
+#[test]
+fn after_a_sudden_drop_media_is_not_sent_into_the_queue_left_behind() {
+    // 10 -> 0.3 Mbit/s at 5 s: the flight in the FIFO then takes seconds to drain.
+    let (low, at, late) = (0.3e6, Duration::from_secs(5), Duration::from_secs(1));
+    let faithful = through_drop(with_deadline(false), low, at, late);
+    let bounded = through_drop(with_deadline(true), low, at, late);
+    // Faithful sends into the queue whatever the window lets out; under the deadline
+    // what would arrive past 400 ms waits and is discarded. What still arrives late
+    // under the deadline left before the drop was seen.
+    assert!(
+        faithful.late_frames >= 10,
+        "faithful sends on into the queue: {faithful:?}"
+    );
+    assert!(
+        bounded.late_frames * 3 < faithful.late_frames,
+        "frames more than {late:?} late: {bounded:?} vs {faithful:?}"
+    );
+    assert!(
+        bounded.late_packets * 3 < faithful.late_packets * 2,
+        "packets past the deadline: {bounded:?} vs {faithful:?}"
+    );
+    assert!(
+        bounded.whole >= faithful.whole,
+        "{bounded:?} vs {faithful:?}"
+    );
+}

@@ -214,6 +214,14 @@ pub fn draw(class: ConditionClass, draw_seed: u64, index: u32) -> Draw {
             let (rows, [from_s, to_s]) = shapes::dead_stretch(rng, DEAD_RUN_S);
             d.capacity = in_mbps(&rows);
             d.event = Event::Dead { from_s, to_s };
+            // A device's buffer is memory: a limit in time turned into bytes at the
+            // rate of the moment would shrink to a packet or none while the link is
+            // dead or trickling and drop what the sender had in flight. Held in bytes
+            // at the run's mean rate, as the shallow-buffer and bursty classes are.
+            if let Buffer::Ms(ms) = d.buffer {
+                let mean_bps = mean_mbps(&d.capacity, DEAD_RUN_S) * 1e6;
+                d.buffer = Buffer::Bytes((ms * 1e-3 * mean_bps / 8.0).round().max(1.0));
+            }
         }
         ConditionClass::Bursty => d.capacity = in_mbps(&shapes::bursty(rng, RUN_S)),
         ConditionClass::SeveralFlows => {
@@ -388,6 +396,14 @@ mod tests {
                         panic!("{}", d.id())
                     };
                     assert!(to_s - from_s >= 1.0 && to_s < d.duration_s);
+                    // In bytes, at most the deepest buffer at the mean rate.
+                    let mean_bytes_per_ms = mean_mbps(&d.capacity, DEAD_RUN_S) * 1e3 / 8.0;
+                    let most = ANY_BUFFER_MS[1] * mean_bytes_per_ms + 1.0;
+                    assert!(
+                        matches!(d.buffer, Buffer::Bytes(b) if b >= 1.0 && b <= most),
+                        "{}",
+                        d.id()
+                    );
                 }
                 ConditionClass::Bursty => assert!(d.capacity.len() > 100),
                 ConditionClass::SeveralFlows => {
