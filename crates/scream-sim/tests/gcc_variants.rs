@@ -166,41 +166,20 @@ fn both_variants_follow_a_one_to_five_mbps_step() {
     }
 }
 
-/// The encoder target of the last sample at or before `t_s`, kbit/s.
-fn target_kbps_at(samples: &[scream_records::Sample], t_s: f64) -> f64 {
-    samples
-        .iter()
-        .filter(|s| s.t_s <= t_s + 1e-9)
-        .filter_map(|s| s.target_mbps)
-        .next_back()
-        .expect("a target sample")
-        * 1000.0
-}
-
-/// libwebrtc's own scenario test `GoogCcScenario.UpdatesTargetRateBasedOnLinkCapacity`
-/// (`modules/congestion_controller/goog_cc/goog_cc_network_control_unittest.cc`),
-/// replayed with the libwebrtc variant: send-side estimation from per-packet feedback
-/// (its `feedback_only` factory, as here), start 300 kbit/s within [10, 1500] kbit/s,
-/// 100 ms each way and an unbounded queue (its simulated node's default; 10 s of tail
-/// drop here, never reached). The link is 500 kbit/s for 25 s, then 800 kbit/s for 20
-/// s, then 100 kbit/s for 50 s; libwebrtc expects the target at the end of each phase
-/// within 450 ± 100, 750 ± 150 and 90 ± 25 kbit/s. One deviation: libwebrtc's third
-/// phase also doubles the delay to 200 ms each way; the links here have no delay steps,
-/// so the third phase keeps 100 ms.
-#[test]
-#[expect(
-    clippy::print_stderr,
-    reason = "the figures are the test's report, shown with --nocapture"
-)]
-fn libwebrtc_variant_meets_libwebrtc_own_link_capacity_scenario() {
-    let text = r#"
-name = "libwebrtc-target-capacity"
-duration_s = 95.0
+/// The set-up of libwebrtc's GoogCc scenario tests as far as they are replayed here:
+/// 500 kbit/s (then `steps`), 100 ms each way, start 300 kbit/s within [10, 1500]
+/// kbit/s, an unbounded queue (its simulated node's default; 10 s of tail drop here,
+/// never reached), the libwebrtc variant.
+fn libwebrtc_scenario(duration_s: f64, steps: &str) -> Scenario {
+    let text = format!(
+        r#"
+name = "libwebrtc-scenario"
+duration_s = {duration_s}
 sample_interval_ms = 100.0
 
 [link]
 capacity_mbps = 0.5
-capacity_steps = [[25.0, 0.8], [45.0, 0.1]]
+{steps}
 one_way_delay_ms = 100.0
 
 [link.queue]
@@ -216,9 +195,38 @@ max_bitrate_mbps = 1.5
 
 [flows.gcc]
 variant = "libwebrtc"
-"#;
-    let s: Scenario =
-        scream_sim::scenario::load::load_str(text, "gcc.toml", None, &[]).expect("valid");
+"#
+    );
+    scream_sim::scenario::load::load_str(&text, "gcc.toml", None, &[]).expect("valid")
+}
+
+/// The encoder target of the last sample at or before `t_s`, kbit/s.
+fn target_kbps_at(samples: &[scream_records::Sample], t_s: f64) -> f64 {
+    samples
+        .iter()
+        .filter(|s| s.t_s <= t_s + 1e-9)
+        .filter_map(|s| s.target_mbps)
+        .next_back()
+        .expect("a target sample")
+        * 1000.0
+}
+
+/// libwebrtc's own scenario test `GoogCcScenario.UpdatesTargetRateBasedOnLinkCapacity`
+/// (`modules/congestion_controller/goog_cc/goog_cc_network_control_unittest.cc`),
+/// replayed with the libwebrtc variant: send-side estimation from per-packet feedback
+/// (its `feedback_only` factory, as here), set up by [`libwebrtc_scenario`]. The link
+/// is 500 kbit/s for 25 s, then 800 kbit/s for 20
+/// s, then 100 kbit/s for 50 s; libwebrtc expects the target at the end of each phase
+/// within 450 ± 100, 750 ± 150 and 90 ± 25 kbit/s. One deviation: libwebrtc's third
+/// phase also doubles the delay to 200 ms each way; the links here have no delay steps,
+/// so the third phase keeps 100 ms.
+#[test]
+#[expect(
+    clippy::print_stderr,
+    reason = "the figures are the test's report, shown with --nocapture"
+)]
+fn libwebrtc_variant_meets_libwebrtc_own_link_capacity_scenario() {
+    let s = libwebrtc_scenario(95.0, "capacity_steps = [[25.0, 0.8], [45.0, 0.1]]");
     for seed in 1..=3 {
         let r = run(&s, seed, None).expect("runs");
         let at = |t| target_kbps_at(&r.samples, t);
@@ -247,31 +255,7 @@ variant = "libwebrtc"
     reason = "the figures are the test's report, shown with --nocapture"
 )]
 fn libwebrtc_variant_keeps_backing_off_in_steady_state() {
-    let text = r#"
-name = "libwebrtc-stable"
-duration_s = 50.0
-sample_interval_ms = 100.0
-
-[link]
-capacity_mbps = 0.5
-one_way_delay_ms = 100.0
-
-[link.queue]
-kind = "tail-drop"
-limit_ms = 10000.0
-
-[[flows]]
-name = "gcc"
-algorithm = "gcc"
-min_bitrate_mbps = 0.01
-start_bitrate_mbps = 0.3
-max_bitrate_mbps = 1.5
-
-[flows.gcc]
-variant = "libwebrtc"
-"#;
-    let s: Scenario =
-        scream_sim::scenario::load::load_str(text, "gcc.toml", None, &[]).expect("valid");
+    let s = libwebrtc_scenario(50.0, "");
     let r = run(&s, 1, None).expect("runs");
     let reads: Vec<f64> = (0..20)
         .map(|i| target_kbps_at(&r.samples, 30.0 + f64::from(i)))

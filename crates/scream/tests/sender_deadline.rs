@@ -4,7 +4,7 @@
 //! deadline is not sent.
 
 use scream::receiver::{Receiver, ReceiverConfig};
-use scream::sender::{Sender, SenderConfig, StreamConfig, Transmit};
+use scream::sender::{Sender, SenderConfig, SentPacket, StreamConfig, Transmit};
 use scream::{Bitrate, Duration, Instant};
 
 mod support;
@@ -64,25 +64,25 @@ fn a_silent_path_gets_one_window_then_probes_only() {
     );
 }
 
-/// A closed loop over a path of 20 ms each way whose forward direction adds `extra`
-/// to every packet sent `from` the start on; returns how many
-/// frames arrived whole more than `late` after they entered the sender's queue, and
-/// how many arrived at all.
-fn late_frames(cfg: SenderConfig, extra: Duration, from: Duration, late: Duration) -> (u32, u32) {
+/// A closed loop of frames every 20 ms at the sender's target over `span`: `path`
+/// gives each packet's arrival from the time it is sent and the time since the start;
+/// `arrived` sees each packet as it reaches the receiver; feedback takes 20 ms back.
+fn closed_loop(
+    cfg: SenderConfig,
+    span: Duration,
+    mut path: impl FnMut(Instant, Duration, &SentPacket) -> Instant,
+    mut arrived: impl FnMut(Instant, &SentPacket),
+) {
     let mut s = Sender::new(cfg).unwrap();
     let id = s.add_stream(stream()).unwrap();
     let mut r = Receiver::new(ReceiverConfig::default()).unwrap();
     let t0 = Instant::from_millis(1000);
-    let end = t0 + Duration::from_secs(8);
-    let one_way = Duration::from_millis(20);
+    let back_delay = Duration::from_millis(20);
     // (arrival, packet) forward, (arrival, feedback) back.
-    let mut forward: Vec<(Instant, scream::sender::SentPacket)> = Vec::new();
+    let mut forward: Vec<(Instant, SentPacket)> = Vec::new();
     let mut back: Vec<(Instant, scream::Feedback)> = Vec::new();
-    let (mut late_n, mut whole) = (0, 0);
-    let mut now = t0;
-    let mut next_frame = t0;
-    let step = Duration::from_millis(1);
-    while now < end {
+    let (mut now, mut next_frame) = (t0, t0);
+    while now < t0 + span {
         if now >= next_frame {
             let target = s.target_bitrate(id);
             s.on_media_frame(now, id, support::frame_at(target, FRAME));
@@ -90,33 +90,52 @@ fn late_frames(cfg: SenderConfig, extra: Duration, from: Duration, late: Duratio
         }
         s.handle_timeout(now);
         while let Transmit::Now(p) = s.poll_transmit(now) {
-            let delay = if now >= t0 + from {
-                one_way + extra
-            } else {
-                one_way
-            };
-            forward.push((now + delay, p));
+            let at = path(now, now.saturating_duration_since(t0), &p);
+            forward.push((at, p));
         }
+        // A path whose delay grows lets later packets arrive later; the sort is
+        // stable, so a FIFO keeps its order.
         forward.sort_by_key(|x| x.0);
         while forward.first().is_some_and(|x| x.0 <= now) {
             let (_, p) = forward.remove(0);
             r.on_packet(now, received(&p));
-            if p.marker {
-                whole += 1;
-                if now.saturating_duration_since(p.frame_enqueued_at) > late {
-                    late_n += 1;
-                }
-            }
+            arrived(now, &p);
         }
         while let Some(fb) = r.poll_feedback(now) {
-            back.push((now + one_way, fb));
+            back.push((now + back_delay, fb));
         }
         while back.first().is_some_and(|x| x.0 <= now) {
             let (_, fb) = back.remove(0);
             s.on_feedback(now, &fb);
         }
-        now += step;
+        now += Duration::from_millis(1);
     }
+}
+
+/// A closed loop over a path of 20 ms each way whose forward direction adds `extra`
+/// to every packet sent `from` the start on, for 8 s; returns how many frames arrived
+/// whole more than `late` after they entered the sender's queue, and how many arrived
+/// at all.
+fn late_frames(cfg: SenderConfig, extra: Duration, from: Duration, late: Duration) -> (u32, u32) {
+    let one_way = Duration::from_millis(20);
+    let (mut late_n, mut whole) = (0, 0);
+    closed_loop(
+        cfg,
+        Duration::from_secs(8),
+        |now, elapsed, _| {
+            if elapsed >= from {
+                now + one_way + extra
+            } else {
+                now + one_way
+            }
+        },
+        |now, p| {
+            if p.marker {
+                whole += 1;
+                late_n += u32::from(now.saturating_duration_since(p.frame_enqueued_at) > late);
+            }
+        },
+    );
     (late_n, whole)
 }
 
@@ -158,51 +177,28 @@ struct Delivered {
 const DEADLINE: Duration = Duration::from_millis(400);
 
 /// A closed loop over an unlimited FIFO bottleneck of 10 Mbit/s that falls to `low`
-/// bit/s `at` the start on, with 20 ms of propagation each way: the queue the drop
-/// leaves behind takes seconds to drain, and the window stalls behind it.
+/// bit/s `at` the start on, with 20 ms of propagation each way, for 10 s: the queue the
+/// drop leaves behind takes seconds to drain, and the window stalls behind it.
 fn through_drop(cfg: SenderConfig, low: f64, at: Duration, late: Duration) -> Delivered {
-    let mut s = Sender::new(cfg).unwrap();
-    let id = s.add_stream(stream()).unwrap();
-    let mut r = Receiver::new(ReceiverConfig::default()).unwrap();
-    let t0 = Instant::from_millis(1000);
-    let end = t0 + Duration::from_secs(10);
     let one_way = Duration::from_millis(20);
     let mut link = support::Serializer::default();
-    // FIFO: arrivals are in sending order.
-    let mut forward: Vec<(Instant, scream::sender::SentPacket)> = Vec::new();
-    let mut back: Vec<(Instant, scream::Feedback)> = Vec::new();
     let mut out = Delivered::default();
-    let (mut now, mut next_frame) = (t0, t0);
-    while now < end {
-        if now >= next_frame {
-            let target = s.target_bitrate(id);
-            s.on_media_frame(now, id, support::frame_at(target, FRAME));
-            next_frame += FRAME;
-        }
-        s.handle_timeout(now);
-        while let Transmit::Now(p) = s.poll_transmit(now) {
-            let rate = if now >= t0 + at { low } else { 10e6 };
-            forward.push((link.send(now, p.size_bytes, rate) + one_way, p));
-        }
-        while forward.first().is_some_and(|x| x.0 <= now) {
-            let (_, p) = forward.remove(0);
-            r.on_packet(now, received(&p));
+    closed_loop(
+        cfg,
+        Duration::from_secs(10),
+        |now, elapsed, p| {
+            let rate = if elapsed >= at { low } else { 10e6 };
+            link.send(now, p.size_bytes, rate) + one_way
+        },
+        |now, p| {
             let age = now.saturating_duration_since(p.frame_enqueued_at);
             out.late_packets += u32::from(age > DEADLINE);
             if p.marker {
                 out.whole += 1;
                 out.late_frames += u32::from(age > late);
             }
-        }
-        while let Some(fb) = r.poll_feedback(now) {
-            back.push((now + one_way, fb));
-        }
-        while back.first().is_some_and(|x| x.0 <= now) {
-            let (_, fb) = back.remove(0);
-            s.on_feedback(now, &fb);
-        }
-        now += Duration::from_millis(1);
-    }
+        },
+    );
     out
 }
 
