@@ -254,17 +254,7 @@ impl RefWindow {
         let interval = cfg.virtual_rtt.min(srtt);
         let since = now.saturating_duration_since(last_congestion);
         let may_react = since >= interval;
-        // `outage-recovery` and `tail-loss-probe` send into a path that has gone quiet
-        // (a restart, a probe). When the path only trickles, its reports name the
-        // losses of that one flight a few at a time, and faithfully each report
-        // `interval` apart backs off again, with the sRTT frozen at its value before
-        // the silence. Those losses are one congestion event: a loss back-off needs the
-        // newest acknowledged packet to have left after the previous back-off, the
-        // recovery point of RFC 6582 §3.2 and the recovery period of RFC 9002 §7.3.2.
-        let imp = &cfg.improvements;
-        let loss_answered = !(imp.outage_recovery || imp.tail_loss_probe)
-            || m.newest_acked_sent_at.is_none_or(|t| t > last_congestion);
-        let loss = may_react && loss_answered && ack.packets_lost > 0 && cfg.beta_loss < 1.0;
+        let loss = may_react && ack.packets_lost > 0 && cfg.beta_loss < 1.0;
         // A feedback whose packets were all CE-marked while the RTT falls reports a
         // queue that is already draining: an L4S marker with high thresholds keeps
         // marking for a while after the sender backed off (reference implementation).

@@ -232,44 +232,6 @@ fn delay_convergence_backs_off_once_per_round_trip_of_data() {
 }
 
 #[test]
-fn losses_of_one_flight_back_off_once_with_the_options_that_send_into_silence() {
-    // Behind a trickling link, a report 400 ms after a back-off names losses of packets
-    // sent before it; only a report of a packet sent after it is a new event.
-    let step = |outage: bool, probe: bool, sent_ms: u64| {
-        let mut cfg = V2Settings::of(&SenderConfig::default());
-        cfg.improvements.outage_recovery = outage;
-        cfg.improvements.tail_loss_probe = probe;
-        let mut w = RefWindow::new(&cfg);
-        let t0 = Instant::from_millis(1000);
-        w.last_congestion = Some(t0);
-        w.ref_wnd = 100_000.0;
-        let ack = AckSummary {
-            bytes_acked: 1_000,
-            packets_acked: 1,
-            packets_lost: 3,
-            ..AckSummary::default()
-        };
-        let m = Measurements {
-            newest_acked_sent_at: Some(Instant::from_millis(sent_ms)),
-            ..measurements(t0 + Duration::from_millis(400))
-        };
-        w.on_feedback(&cfg, &ack, &m).map(|(cause, _, _)| cause)
-    };
-    assert_eq!(
-        step(false, false, 900),
-        Some(BackOffCause::Loss),
-        "faithful"
-    );
-    assert_eq!(step(true, false, 900), None, "outage-recovery: same flight");
-    assert_eq!(step(false, true, 900), None, "tail-loss-probe: same flight");
-    assert_eq!(
-        step(true, true, 1100),
-        Some(BackOffCause::Loss),
-        "sent after the back-off: a new congestion event"
-    );
-}
-
-#[test]
 fn delay_convergence_keeps_growing_while_the_queue_delay_varies() {
     let steady = delay_step(false, 0, 1.0);
     let faithful = delay_step(false, 0, 0.0);
