@@ -128,7 +128,13 @@ fn link_refuses_newcomers_while_its_clients_are_active_and_evicts_only_silent_on
     // The active half kept their addresses; the newcomers took the silent half's slots.
     assert_eq!(again, first[MAX_CLIENTS / 2..MAX_CLIENTS]);
     assert!(late.iter().all(Option::is_some), "{late:?}");
-    assert!(late.iter().all(|l| !first.contains(l)), "{late:?}");
+    // No newcomer speaks from the address of a client still served, nor two from one
+    // address. An evicted client's outbound socket is closed, and the kernel may hand
+    // its port to a newcomer's new socket (seen once in a full test run), so the
+    // silent half's addresses are not excluded.
+    assert!(late.iter().all(|l| !again.contains(l)), "{late:?}");
+    let distinct: std::collections::HashSet<_> = late.iter().collect();
+    assert_eq!(distinct.len(), late.len(), "{late:?}");
     assert_eq!(c.clients_evicted as usize, MAX_CLIENTS / 2);
     assert_eq!(back, None);
     assert_eq!(c.clients_refused as usize, CLIENTS - MAX_CLIENTS + 1);
