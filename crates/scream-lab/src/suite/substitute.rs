@@ -2,9 +2,10 @@
 //! another algorithm in their place. A flow is under test by its algorithm (a media
 //! congestion controller), wherever it stands in the file: RFC 8867 pairs each video
 //! source with a CBR audio source (§4.3), so a case lists them side by side, and the
-//! audio, like TCP cross traffic, is left as written and not judged. Read from the case's TOML text, not from the
-//! loaded scenario: a case naming an algorithm this build lacks (TCP cross traffic,
-//! GCC, NADA) cannot be loaded, yet its media flows and links can still be named.
+//! audio, like TCP cross traffic, is left as written and not judged. Read from the
+//! case's TOML text, not from the loaded scenario: a case naming an algorithm this
+//! build lacks (TCP cross traffic, GCC, NADA) cannot be loaded, yet its media flows
+//! and links can still be named.
 
 use toml_edit::{DocumentMut, Item};
 
