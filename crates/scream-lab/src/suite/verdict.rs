@@ -106,27 +106,11 @@ pub fn judge(m: &CellMetrics, criteria: &[Criterion]) -> Verdict {
                     .iter()
                     .map(|f| f.share)
                     .fold(f64::INFINITY, f64::min);
-                Check {
-                    what: format!("every flow's share ≥ {min}"),
-                    value: if v.is_finite() {
-                        format!("{v:.2}")
-                    } else {
-                        "none".to_owned()
-                    },
-                    passed: v.is_finite() && v >= min,
-                }
+                smallest_at_least(format!("every flow's share ≥ {min}"), v, min)
             }
             Criterion::MinUtilisation(min) => {
                 let v = m.utilisations.iter().copied().fold(f64::INFINITY, f64::min);
-                Check {
-                    what: format!("every bottleneck's utilisation ≥ {min}"),
-                    value: if v.is_finite() {
-                        format!("{v:.2}")
-                    } else {
-                        "none".to_owned()
-                    },
-                    passed: v.is_finite() && v >= min,
-                }
+                smallest_at_least(format!("every bottleneck's utilisation ≥ {min}"), v, min)
             }
             Criterion::EcnShareVsDelayBased(min) => {
                 let base = m.without_ecn.as_ref().map(|b| b.share);
@@ -163,6 +147,20 @@ pub fn judge(m: &CellMetrics, criteria: &[Criterion]) -> Verdict {
         })
         .collect();
     Verdict { checks }
+}
+
+/// A check that the smallest of several values, `v` (infinite when there were none),
+/// is at least `min`; no value at all fails.
+fn smallest_at_least(what: String, v: f64, min: f64) -> Check {
+    Check {
+        what,
+        value: if v.is_finite() {
+            format!("{v:.2}")
+        } else {
+            "none".to_owned()
+        },
+        passed: v.is_finite() && v >= min,
+    }
 }
 
 #[cfg(test)]
