@@ -124,27 +124,29 @@ fn outage_recovery_notices_a_silent_flight_within_four_rtts() {
 }
 
 #[test]
-fn outage_recovery_halves_the_window_from_the_third_silent_stall() {
-    let (times, windows) = run_silent(outage_recovery(), Duration::from_secs(3));
-    // The window as each burst after a stall starts.
-    let after_stall: Vec<u64> = times
+fn outage_recovery_sends_one_window_into_a_silent_path_then_one_probe_at_a_time() {
+    let (times, _) = run_silent(outage_recovery(), Duration::from_secs(3));
+    let faithful = send_times(SenderConfig::default(), Duration::from_secs(3));
+    // The first flight leaves at once; the stall gives it up four RTTs later.
+    let first_gap = times
         .windows(2)
-        .zip(&windows[1..])
-        .filter(|(t, _)| t[1].saturating_duration_since(t[0]) >= Duration::from_millis(200))
-        .map(|(_, w)| *w)
-        .collect();
-    let initial = windows[0];
-    let floor = u64::from(SenderConfig::default().v2().unwrap().min_ref_wnd_bytes);
-    assert!(after_stall.len() >= 5, "{after_stall:?}");
-    assert_eq!(after_stall[0], initial, "1st stall: window kept");
-    assert_eq!(after_stall[1], initial, "2nd stall: window kept");
-    assert_eq!(after_stall[2], initial / 2, "3rd stall: halved");
-    assert_eq!(
-        after_stall[3],
-        (initial / 4).max(floor),
-        "4th: halved to the floor"
+        .position(|t| t[1].saturating_duration_since(t[0]) >= Duration::from_millis(150))
+        .expect("a stall");
+    let probes = &times[first_gap + 1..];
+    assert!(probes.len() >= 20, "probes keep asking: {}", probes.len());
+    // After it, the silence bound lets out one packet per probe timeout (at least an
+    // RTT plus the receiver's report delay: 90 ms here), where the faithful sender
+    // sends a whole window every stall timeout.
+    for pair in probes.windows(2) {
+        let gap = pair[1].saturating_duration_since(pair[0]);
+        assert!(gap >= Duration::from_millis(90), "{gap:?} between probes");
+    }
+    assert!(
+        times.len() * 3 < faithful.len(),
+        "{} packets against faithful's {}",
+        times.len(),
+        faithful.len()
     );
-    assert!(after_stall.iter().all(|w| *w >= floor), "{after_stall:?}");
 }
 
 #[test]
@@ -177,4 +179,116 @@ fn a_tail_loss_probe_asks_before_the_stall_timeout_one_packet_at_a_time() {
         .filter(|w| w[1].saturating_duration_since(w[0]) >= Duration::from_millis(50))
         .count();
     assert!(apart >= 3, "probes come one at a time: {apart}");
+}
+
+/// Stall back-offs of an `outage-recovery` sender whose path turns, at 2 s, from
+/// 10 Mbit/s into a 0.07 Mbit/s trickle behind an unlimited FIFO: nothing is dropped,
+/// everything arrives, seconds late. 5 kB frames every 20 ms, 10 ms each way, a report
+/// every 40 ms of what arrived since the last. Returns the stall back-offs and the
+/// packets the last 6 s delivered.
+fn stall_backoffs_on_a_trickle() -> (usize, usize) {
+    use scream::sender::{BackOffCause, CongestionEventKind};
+    use scream::{Ecn, Feedback, PacketReport, PacketStatus, RemoteInstant};
+    const FRAME: Duration = Duration::from_millis(20);
+    const REPORT: Duration = Duration::from_millis(40);
+    const ONE_WAY: Duration = Duration::from_millis(10);
+    let mut s = Sender::new(outage_recovery()).unwrap();
+    s.enable_cc_events(4096);
+    let id = s
+        .add_stream(StreamConfig {
+            ssrc: 1,
+            min_bitrate: Bitrate::from_kbps(100.0),
+            start_bitrate: Bitrate::from_mbps(2.0),
+            max_bitrate: Bitrate::from_mbps(10.0),
+            priority: 1.0,
+        })
+        .unwrap();
+    let t0 = Instant::from_millis(1000);
+    let (trickle_from, end) = (t0 + Duration::from_secs(2), t0 + Duration::from_secs(8));
+    let mut link = support::Serializer::default();
+    let mut arrivals: Vec<(Instant, u16)> = Vec::new();
+    let (mut next_frame, mut next_report, mut now) = (t0, t0 + REPORT, t0);
+    let (mut backoffs, mut delivered_late) = (0, 0);
+    while now < end {
+        if now >= next_report {
+            let (due, later): (Vec<_>, Vec<_>) = arrivals.iter().partition(|(t, _)| *t <= now);
+            arrivals = later;
+            delivered_late += due.iter().filter(|(t, _)| *t >= trickle_from).count();
+            if !due.is_empty() {
+                let reports = due
+                    .iter()
+                    .map(|&(t, seq)| PacketReport {
+                        ssrc: 1,
+                        seq,
+                        status: PacketStatus::Received {
+                            arrival: Some(RemoteInstant::from_nanos(t.as_nanos())),
+                            ecn: Ecn::NotEct,
+                        },
+                    })
+                    .collect();
+                let report_time = RemoteInstant::from_nanos(now.as_nanos());
+                s.on_feedback(
+                    now,
+                    &Feedback {
+                        report_time,
+                        reports,
+                    },
+                );
+            }
+            next_report += REPORT;
+        }
+        if now >= next_frame {
+            s.on_media_frame(now, id, MediaFrame::new(5000));
+            next_frame += FRAME;
+        }
+        if s.poll_timeout().is_some_and(|t| t <= now) {
+            s.handle_timeout(now);
+        }
+        let pace_at = loop {
+            match s.poll_transmit(now) {
+                Transmit::Now(p) => {
+                    let rate = if now < trickle_from { 10e6 } else { 0.07e6 };
+                    let out = link.send(now, p.size_bytes, rate);
+                    arrivals.push((out + ONE_WAY, p.seq));
+                }
+                Transmit::At(t) => break Some(t),
+                Transmit::Idle => break None,
+            }
+        };
+        while s.poll_event().is_some() {}
+        while let Some(e) = s.poll_cc_event() {
+            if let CongestionEventKind::BackOff {
+                cause: BackOffCause::Stall,
+                ..
+            } = e.kind
+            {
+                backoffs += 1;
+            }
+        }
+        now = [
+            Some(next_frame),
+            Some(next_report),
+            s.poll_timeout(),
+            pace_at,
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|t| *t > now)
+        .min()
+        .unwrap_or(end);
+    }
+    (backoffs, delivered_late)
+}
+
+#[test]
+fn a_trickle_that_delivers_what_was_given_up_is_slow_not_silent() {
+    // The stall guard gives up packets still queued at the trickle; their reports,
+    // seconds later, name packets the sender no longer tracks. The path delivers, so
+    // `outage-recovery` must not treat it as dead and halve the window stall after
+    // stall: the silence bound keeps it from sending window after window into the
+    // queue (which the stall guard would give up again), and reports of given-up
+    // packets count as hearing from the path.
+    let (backoffs, delivered) = stall_backoffs_on_a_trickle();
+    assert!(delivered >= 20, "the trickle delivered {delivered} packets");
+    assert_eq!(backoffs, 0, "stall back-offs on a path that delivers");
 }

@@ -2,7 +2,8 @@
 //! hears nothing sends at most one window, then probes (RFC 8083's circuit breakers,
 //! applied per packet instead of per session).
 //!
-//! Two rules, both off unless [`super::Improvements::media_deadline`] is on:
+//! Two rules, both off unless [`super::Improvements::media_deadline`] is on (the
+//! silence bound also with [`super::Improvements::outage_recovery`]):
 //!
 //! - **Deadline.** A packet's deadline is [`MEDIA_DEADLINE`] after its frame entered
 //!   the RTP queue. It would arrive at about its age now plus the one-way delay it
@@ -81,6 +82,14 @@ impl Sender {
             .is_some_and(|s| s.queue.delay(now) >= budget)
     }
 
+    /// Whether the silence bound applies: with `media-deadline`, and with
+    /// `outage-recovery`, whose quicker stall would otherwise send a new window into
+    /// a silent path every few RTTs instead of every `stall_timeout`.
+    pub(super) fn silence_bound_on(&self) -> bool {
+        let imp = &self.config.improvements;
+        imp.media_deadline || imp.outage_recovery
+    }
+
     /// Bytes sent since the latest feedback that acknowledged anything (or since the
     /// start).
     fn silent_bytes(&self) -> u64 {
@@ -105,7 +114,7 @@ impl Sender {
     /// Whether the silence bound holds the next packet back: a whole send window went
     /// out since the latest acknowledgement.
     pub(super) fn silence_bound_reached(&self) -> bool {
-        if !self.config.improvements.media_deadline {
+        if !self.silence_bound_on() {
             return false;
         }
         let limit = self

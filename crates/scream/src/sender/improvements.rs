@@ -24,11 +24,18 @@ pub struct Improvements {
     ///   last acknowledgement, so the sender notices an outage and its end within a
     ///   few RTTs (while acknowledgements still arrive the flight is only slow, behind
     ///   a long queue, and the faithful timeout applies);
-    /// - from the third stall in a row with nothing acknowledged, each stall halves
-    ///   the window, so a sender that hears nothing keeps lowering what it sends
-    ///   (RFC 8083 §4 asks senders to cut their rate when feedback stops), as a TCP
-    ///   sender does at each retransmission timeout (RFC 6298 §5.5); a shorter outage
-    ///   leaves the window where it was;
+    /// - what leaves unanswered is bounded as with `media-deadline`'s silence bound:
+    ///   one send window since the latest acknowledgement, then one probe per probe
+    ///   timeout (RFC 8083 §4.3: cease or cut to a trickle when reports stop). Without
+    ///   it the quicker stall sent a new window into a dead or trickling path every few
+    ///   RTTs instead of every half second; behind a deep buffer those windows came out
+    ///   seconds late (frame-delay p99 +306 to +646 ms over faithful on drawn
+    ///   dead stretches);
+    /// - from the third stall in a row with nothing heard, each stall halves the
+    ///   window, as a TCP sender does at each retransmission timeout (RFC 6298 §5.5);
+    ///   a shorter outage leaves the window where it was. A report that a packet the
+    ///   stall gave up arrived after all is hearing from the path: a trickle behind a
+    ///   long queue is slow, not dead;
     /// - after a stall, while the window is below half of the largest it reached in
     ///   the last 5 to 10 s and nothing has signalled congestion for two RTTs, it
     ///   grows by what is acknowledged (doubling per RTT), free of the restraints
