@@ -404,7 +404,7 @@ impl SentHistory {
         usize::try_from(slot)
             .ok()
             .and_then(|i| self.given_up.get_mut(i))
-            .is_some_and(|flag| std::mem::take(flag))
+            .is_some_and(std::mem::take)
     }
 }
 
