@@ -286,8 +286,7 @@ fn a_trickle_that_delivers_what_was_given_up_is_slow_not_silent() {
     // seconds later, name packets the sender no longer tracks. The path delivers, so
     // `outage-recovery` must not treat it as dead and halve the window stall after
     // stall: the silence bound keeps it from sending window after window into the
-    // queue (which the stall guard would give up again), and reports of given-up
-    // packets count as hearing from the path.
+    // queue, which the stall guard would give up again, unanswered.
     let (backoffs, delivered) = stall_backoffs_on_a_trickle();
     assert!(delivered >= 20, "the trickle delivered {delivered} packets");
     assert_eq!(backoffs, 0, "stall back-offs on a path that delivers");

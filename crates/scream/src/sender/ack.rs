@@ -114,18 +114,7 @@ impl Sender {
         s.sent.note_reported(lookup);
         let idx = match lookup {
             Lookup::Tracked(i) => i,
-            Lookup::Stale => {
-                // A packet the stall guard or the in-flight timeout gave up that
-                // arrived after all: nothing to acknowledge (its bytes already left
-                // the flight), but the path is slow, not silent.
-                if let PacketStatus::Received { arrival, .. } = r.status {
-                    let plausible = arrival.is_none_or(|a| a <= feedback.report_time);
-                    if plausible && s.sent.arrived_after_given_up(r.seq) {
-                        self.last_late_arrival = Some(now);
-                    }
-                }
-                return None;
-            }
+            Lookup::Stale => return None,
             Lookup::Unknown => {
                 self.counters.feedback_ignored += 1;
                 return None;
@@ -202,11 +191,6 @@ impl Sender {
             }
             self.silent_stalls = 0;
             self.last_ack_progress = Some(now);
-        } else if self.last_late_arrival == Some(now) {
-            // Heard from the path, though only about packets already given up: not
-            // an outage, so the next stall is not a silent one in a row (and what the
-            // path drops next is congestion, so no grace).
-            self.silent_stalls = 0;
         }
         self.counters.packets_ce += ack.packets_ce;
         self.rate_acked.add(now, ack.bytes_acked);

@@ -31,11 +31,9 @@ pub struct Improvements {
     ///   RTTs instead of every half second; behind a deep buffer those windows came out
     ///   seconds late (frame-delay p99 +306 to +646 ms over faithful on drawn
     ///   dead stretches);
-    /// - from the third stall in a row with nothing heard, each stall halves the
-    ///   window, as a TCP sender does at each retransmission timeout (RFC 6298 §5.5);
-    ///   a shorter outage leaves the window where it was. A report that a packet the
-    ///   stall gave up arrived after all is hearing from the path: a trickle behind a
-    ///   long queue is slow, not dead;
+    /// - from the third stall in a row with nothing acknowledged, each stall halves
+    ///   the window, as a TCP sender does at each retransmission timeout (RFC 6298
+    ///   §5.5); a shorter outage leaves the window where it was;
     /// - after a stall, while the window is below half of the largest it reached in
     ///   the last 5 to 10 s and nothing has signalled congestion for two RTTs, it
     ///   grows by what is acknowledged (doubling per RTT), free of the restraints

@@ -116,12 +116,6 @@ pub(crate) struct SentHistory {
     repeats: bool,
     /// Coverage of the report being processed.
     span: Option<Span>,
-    /// Packets given up in flight without a report ([`SentHistory::expire`]), one flag
-    /// per extended index from `given_up_from`, so that a report that they arrived
-    /// after all is recognised: the path was slow, not silent. At most
-    /// [`STALE_WINDOW`] long: a report further back is not taken as a repeat either.
-    given_up: VecDeque<bool>,
-    given_up_from: u64,
 }
 
 impl SentHistory {
@@ -134,8 +128,6 @@ impl SentHistory {
             covered_to: 0,
             repeats: false,
             span: None,
-            given_up: VecDeque::new(),
-            given_up_from: 0,
         }
     }
 
@@ -345,66 +337,18 @@ impl SentHistory {
     pub(crate) fn expire(&mut self, now: Instant, timeout: Duration) -> Tally {
         let mut t = std::mem::take(&mut self.evicted);
         if let Some(limit) = now.checked_sub(timeout) {
-            let mut given_up = Vec::new();
-            for (i, r) in self.records.iter_mut().enumerate() {
+            for r in &mut self.records {
                 if r.sent_at > limit {
                     break;
                 }
                 if r.state == PacketState::InFlight {
                     r.state = PacketState::Lost;
                     t.add(r);
-                    given_up.push(self.front + i as u64);
                 }
-            }
-            for ext in given_up {
-                self.note_given_up(ext);
             }
             self.trim();
         }
         t
-    }
-
-    fn note_given_up(&mut self, ext: u64) {
-        // Only the last STALE_WINDOW packets up to `ext` can still be told apart.
-        let keep_from = (ext + 1).saturating_sub(u64::from(STALE_WINDOW));
-        let end = self.given_up_from + self.given_up.len() as u64;
-        if keep_from >= end {
-            self.given_up.clear();
-            self.given_up_from = ext;
-        }
-        while self.given_up_from < keep_from {
-            self.given_up.pop_front();
-            self.given_up_from += 1;
-        }
-        let Some(slot) = ext.checked_sub(self.given_up_from) else {
-            return;
-        };
-        let slot = slot as usize;
-        if slot >= self.given_up.len() {
-            self.given_up.resize(slot + 1, false);
-        }
-        self.given_up[slot] = true;
-    }
-
-    /// A report says packet `seq`, already forgotten, arrived: whether it was one given
-    /// up in flight whose arrival no report had told yet (each is told once).
-    pub(crate) fn arrived_after_given_up(&mut self, seq: u16) -> bool {
-        let oldest = self.records.front().map_or(self.next_seq, |r| r.seq);
-        let behind = oldest.wrapping_sub(seq);
-        if behind == 0 || behind > STALE_WINDOW {
-            return false;
-        }
-        let Some(slot) = self
-            .front
-            .checked_sub(u64::from(behind))
-            .and_then(|ext| ext.checked_sub(self.given_up_from))
-        else {
-            return false;
-        };
-        usize::try_from(slot)
-            .ok()
-            .and_then(|i| self.given_up.get_mut(i))
-            .is_some_and(std::mem::take)
     }
 }
 
@@ -558,25 +502,5 @@ mod tests {
         );
         assert_eq!(h.oldest_in_flight(), Some(ms(30)));
         assert_eq!(h.in_flight_bytes(), 100);
-    }
-
-    #[test]
-    fn a_given_up_packet_reported_later_is_recognised_once() {
-        let mut h = SentHistory::new(65530);
-        let seqs: Vec<u16> = (0..8).map(|i| h.on_sent(ms(i), 1000)).collect();
-        // The first two are acknowledged; the stall gives the other six up.
-        report(&mut h, seqs[0]..=seqs[1], &[seqs[0], seqs[1]]);
-        let given_up = h.expire(ms(600), Duration::ZERO);
-        assert_eq!(given_up.packets, 6);
-        let later = h.on_sent(ms(700), 1000);
-        // A repeat of an acknowledged packet, a packet still tracked and one never
-        // sent tell nothing new.
-        assert!(!h.arrived_after_given_up(seqs[1]));
-        assert!(!h.arrived_after_given_up(later));
-        assert!(!h.arrived_after_given_up(later.wrapping_add(1)));
-        // A given-up packet (across the sequence number wrap) is news once.
-        assert!(h.arrived_after_given_up(seqs[7]));
-        assert!(!h.arrived_after_given_up(seqs[7]));
-        assert!(h.arrived_after_given_up(seqs[2]));
     }
 }

@@ -240,12 +240,8 @@ pub struct Sender {
     last_sent: Option<Instant>,
     /// When the latest feedback probe left (sender time; see `probe`).
     last_probe: Option<Instant>,
-    /// Stalls since the last feedback that acknowledged anything, or told that a
-    /// packet given up in flight arrived after all.
+    /// Stalls since the last feedback that acknowledged anything.
     silent_stalls: u32,
-    /// When the latest feedback arrived that told of a packet given up in flight that
-    /// arrived after all (sender time): the path trickles, it is not silent.
-    last_late_arrival: Option<Instant>,
     /// When the latest feedback that acknowledged anything arrived (sender time).
     last_ack_progress: Option<Instant>,
     /// Until when losses are not congestion: the outage's own (`outage-recovery`).
@@ -298,7 +294,6 @@ impl Sender {
             last_sent: None,
             last_probe: None,
             silent_stalls: 0,
-            last_late_arrival: None,
             last_ack_progress: None,
             outage_grace_until: None,
             silent: deadline::SilentBytes::default(),

@@ -93,14 +93,9 @@ impl Sender {
             // A flight that has gone unanswered for several RTTs is gone; waiting the
             // full half second only delays the restart after a capacity outage. While
             // acknowledgements still arrive, the flight is only slow (a long queue at a
-            // reduced capacity), and the faithful timeout applies; so too while reports
-            // tell of packets given up at an earlier stall arriving after all (a
-            // trickle behind a queue longer than the stall timeout).
+            // reduced capacity), and the faithful timeout applies.
             let quick = (self.delay.srtt() * STALL_RTTS).max(STALL_MIN);
-            let heard = [self.last_ack_progress, self.last_late_arrival]
-                .into_iter()
-                .flatten()
-                .fold(last, Instant::max);
+            let heard = self.last_ack_progress.map_or(last, |t| t.max(last));
             deadline = deadline.min(heard + quick);
         }
         blocked.then_some(deadline)
