@@ -13,7 +13,7 @@ fn small(seed: u64, threads: usize) -> RobustReport {
         draw_seed: seed,
         draws: 1,
         classes: vec![ConditionClass::DeadStretch, ConditionClass::Bursty],
-        option_sets: vec![OptionSet::Faithful, OptionSet::All],
+        option_sets: vec![OptionSet::faithful(), OptionSet::all()],
     };
     run_robust(&config, &LocalExecutor::new(threads), &|_, _| {})
 }

@@ -252,10 +252,9 @@ pub fn safety(
     classes: &[ConditionClass],
     option_sets: &[OptionSet],
 ) -> Vec<Safety> {
-    let faithful = OptionSet::Faithful;
     option_sets
         .iter()
-        .filter(|&&o| o != faithful)
+        .filter(|o| !o.is_faithful())
         .map(|&options| {
             let deltas: Vec<ClassDelta> = classes
                 .iter()
@@ -276,7 +275,7 @@ fn class_delta(
     class: ConditionClass,
     options: OptionSet,
 ) -> ClassDelta {
-    let faithful = OptionSet::Faithful;
+    let faithful = OptionSet::faithful();
     let med = |o, g| median_of(runs, draws, class, o, g);
     let pair = |g: fn(&RunMetrics) -> f64| med(options, g).zip(med(faithful, g));
     let tput = pair(|m| m.throughput_mbps);

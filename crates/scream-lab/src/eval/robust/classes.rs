@@ -13,7 +13,8 @@ use scream_netmodel::RngStream;
 use scream_netmodel::synthetic::{self, shapes};
 use scream_sim::scenario::{LinkConfig, Scenario};
 
-use crate::eval::cases::{Mode, OptionSet, eval_flow};
+use crate::eval::OptionSet;
+use crate::eval::cases::{Mode, eval_flow};
 
 /// One-way propagation delay, ms: a metro path to a continental one.
 pub(crate) const ONE_WAY_MS: [f64; 2] = [5.0, 50.0];
