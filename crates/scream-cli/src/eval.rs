@@ -29,16 +29,25 @@ enum Matrix {
 /// Arguments of `scream eval robust`.
 #[derive(Debug, clap::Args)]
 struct RobustArgs {
-    /// Seed of the draws: a new seed draws links no one has seen.
-    #[arg(long, value_name = "S", default_value_t = eval::robust::SNAPSHOT_SEED)]
-    seed: u64,
-    /// Draws per class.
+    /// Seed of the draws: a new seed draws links no one has seen (default 1). Repeat it
+    /// or give a comma list (`--seed 1,3,7`) to pool the draws of several seeds per
+    /// class; draw ids then carry their seed (`sudden-drop/s3/14`) and each seed's
+    /// verdict is reported beside the pooled one.
+    #[arg(long = "seed", value_name = "S", value_delimiter = ',')]
+    seeds: Vec<u64>,
+    /// Draws per class from each seed.
     #[arg(long, value_name = "N", default_value_t = eval::robust::DEFAULT_DRAWS,
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     draws: u32,
     /// Only this class (repeat for several); default: every class.
     #[arg(long = "class", value_name = "NAME")]
     classes: Vec<String>,
+    /// Option sets to run besides faithful (repeat for several): improvement names
+    /// joined with `+` or `,` (`fresh-srtt+media-deadline`), `all`, or `singles` (each
+    /// improvement alone) or `subsets` (every non-empty combination). Default: singles
+    /// and all.
+    #[arg(long = "options", value_name = "SET")]
+    options: Vec<String>,
     /// Threads to run on (default: the available cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     jobs: Option<u16>,
@@ -49,7 +58,8 @@ struct RobustArgs {
     #[arg(long)]
     list: bool,
     /// Print one draw's scenario under an option set as a scenario file (TOML, for
-    /// `scream sim FILE`), e.g. `--scenario sudden-drop/3/faithful`.
+    /// `scream sim FILE`), e.g. `--scenario sudden-drop/3/faithful`, or with several
+    /// seeds `--scenario sudden-drop/s3/14/fresh-srtt+media-deadline`.
     #[arg(long, value_name = "DRAW/OPTIONS", conflicts_with = "list")]
     scenario: Option<String>,
 }
@@ -152,8 +162,18 @@ pub(crate) fn main(args: &EvalArgs) -> Result<String, String> {
 /// `scream eval robust`.
 fn robust(args: &RobustArgs) -> Result<String, String> {
     use eval::robust::{ConditionClass, RobustConfig};
-    let mut config = RobustConfig::new(args.seed);
+    let mut config = RobustConfig::new(eval::robust::SNAPSHOT_SEED);
+    if !args.seeds.is_empty() {
+        config.draw_seeds.clear();
+        for &seed in &args.seeds {
+            if !config.draw_seeds.contains(&seed) {
+                config.draw_seeds.push(seed);
+            }
+        }
+    }
     config.draws = args.draws;
+    config.option_sets =
+        eval::OptionSet::select(&args.options).map_err(|e| format!("--options: {e}"))?;
     if !args.classes.is_empty() {
         config.classes = args
             .classes
@@ -166,11 +186,14 @@ fn robust(args: &RobustArgs) -> Result<String, String> {
             })
             .collect::<Result<_, _>>()?;
     }
-    let drawn = eval::robust::draws(&config.classes, config.draw_seed, config.draws);
+    let drawn = config.draws();
     if args.list {
         return Ok(drawn
             .iter()
-            .map(|d| format!("{} seed {}: {}\n", d.id(), d.seed, d.describe()))
+            .map(|d| {
+                let id = config.draw_id(d);
+                format!("{id} seed {}: {}\n", d.seed, d.describe())
+            })
             .collect());
     }
     if let Some(which) = &args.scenario {
@@ -199,33 +222,33 @@ fn robust(args: &RobustArgs) -> Result<String, String> {
     Ok(eval::robust::render(&report, format_of(args.format)))
 }
 
-/// `--scenario CLASS/INDEX/OPTIONS`: that draw's scenario as TOML.
+/// `--scenario DRAW/OPTIONS`: that draw's scenario as TOML. A draw is named by its id
+/// in the evaluation (`class/index`, or `class/sSEED/index` with several seeds); the
+/// seeded form is accepted with one seed too. Any option set may be named.
 fn robust_scenario(
     drawn: &[eval::robust::Draw],
     config: &eval::robust::RobustConfig,
     which: &str,
 ) -> Result<String, String> {
     let (id, options) = which.rsplit_once('/').ok_or_else(|| {
-        format!("--scenario {which}: expected CLASS/INDEX/OPTIONS, e.g. sudden-drop/3/faithful")
+        format!("--scenario {which}: expected DRAW/OPTIONS, e.g. sudden-drop/3/faithful")
     })?;
-    let draw = drawn.iter().find(|d| d.id() == id).ok_or_else(|| {
-        format!(
-            "--scenario {which}: no draw {id} (with --seed {} and --draws {}; --list shows them)",
-            config.draw_seed, config.draws
-        )
-    })?;
-    let set = config
-        .option_sets
+    let draw = drawn
         .iter()
-        .find(|o| o.to_string() == options)
+        .find(|d| config.draw_id(d) == id || d.seeded_id() == id)
         .ok_or_else(|| {
-            let known: Vec<String> = config.option_sets.iter().map(ToString::to_string).collect();
+            let seeds: Vec<String> = config.draw_seeds.iter().map(ToString::to_string).collect();
             format!(
-                "--scenario {which}: unknown option set {options}; known: {}",
-                known.join(", ")
+                "--scenario {which}: no draw {id} (with --seed {} and --draws {}; --list shows them)",
+                seeds.join(","),
+                config.draws
             )
         })?;
-    let scenario = draw.scenario(*set);
+    let set: eval::OptionSet = options
+        .parse()
+        .map_err(|e| format!("--scenario {which}: {e}"))?;
+    let mut scenario = draw.scenario(set);
+    scenario.name = format!("{}/{set}", config.draw_id(draw));
     scream_sim::scenario::to_toml(&scenario).map_err(|e| format!("{which}: {e}"))
 }
 

@@ -5,13 +5,13 @@
 use scream_data::{DataPath, Missing};
 use std::fmt;
 
-use scream::sender::Improvements;
+use super::options::OptionSet;
+
 use scream_netmodel::queue::{EcnThresholdKeys, L4sCellularKeys, L4sRampKeys};
 use scream_netmodel::{RateUnit, TraceEnd, TraceFormat};
 
 use scream_sim::scenario::{
-    ALL_IMPROVEMENTS, Algorithm, EcnSetting, FlowConfig, LinkConfig, QueueConfig, QueueKind,
-    Scenario, SourceConfig,
+    Algorithm, EcnSetting, FlowConfig, LinkConfig, QueueConfig, QueueKind, Scenario, SourceConfig,
 };
 
 /// Frame rate of every video source, frames/s (the published SCReAM studies use 50).
@@ -220,45 +220,6 @@ impl fmt::Display for Mode {
     }
 }
 
-/// Which improvements the senders run with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OptionSet {
-    /// None: the algorithm as the draft and the reference implementation have it.
-    Faithful,
-    /// One improvement, by its library name.
-    One(&'static str),
-    /// Every improvement the library knows.
-    All,
-}
-
-impl OptionSet {
-    /// Faithful, each improvement alone in the library's order, then all of them.
-    pub fn every() -> Vec<Self> {
-        let mut out = vec![Self::Faithful];
-        out.extend(Improvements::names().iter().map(|n| Self::One(n)));
-        out.push(Self::All);
-        out
-    }
-
-    pub(crate) fn names(self) -> Vec<String> {
-        match self {
-            Self::Faithful => Vec::new(),
-            Self::One(name) => vec![name.to_owned()],
-            Self::All => vec![ALL_IMPROVEMENTS.to_owned()],
-        }
-    }
-}
-
-impl fmt::Display for OptionSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Faithful => "faithful",
-            Self::One(name) => name,
-            Self::All => ALL_IMPROVEMENTS,
-        })
-    }
-}
-
 /// One cell of the matrix.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Case {
@@ -382,6 +343,8 @@ impl Case {
 
 #[cfg(test)]
 mod tests {
+    use scream::sender::Improvements;
+
     use super::*;
 
     #[test]
@@ -415,7 +378,7 @@ mod tests {
         let case = Case {
             link: LinkCase::Lte("Verizon"),
             mode: Mode::Delay,
-            options: OptionSet::Faithful,
+            options: OptionSet::faithful(),
         };
         let e = case
             .scenario(&DataPath::new(vec!["/nowhere".into()]))
@@ -432,7 +395,7 @@ mod tests {
                 mbps: 10.0,
             },
             mode: Mode::L4s,
-            options: OptionSet::All,
+            options: OptionSet::all(),
         };
         let s = case.scenario(&DataPath::new(vec![])).unwrap();
         let starts: Vec<f64> = s.flows.iter().map(|f| f.start_s).collect();

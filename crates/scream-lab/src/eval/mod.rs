@@ -8,6 +8,7 @@
 
 mod cases;
 mod metrics;
+mod options;
 pub mod robust;
 mod table;
 mod verdict;
@@ -18,8 +19,9 @@ use scream_data::DataPath;
 
 use crate::Executor;
 
-pub use cases::{Case, LinkCase, Mode, OptionSet, matrix};
+pub use cases::{Case, LinkCase, Mode, matrix};
 pub use metrics::{CaseMetrics, Recovery, measure};
+pub use options::OptionSet;
 pub use table::{Format, REGENERATE, markdown_row, render};
 pub use verdict::{Verdict, verdicts};
 
@@ -115,7 +117,7 @@ mod tests {
         let case = Case {
             link: LinkCase::Lumos5g(32),
             mode: Mode::L4s,
-            options: OptionSet::Faithful,
+            options: OptionSet::faithful(),
         };
         let r = run_cases(
             &[case],

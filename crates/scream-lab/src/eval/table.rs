@@ -326,7 +326,7 @@ mod tests {
         };
         vec![
             CaseResult {
-                case: case(OptionSet::Faithful),
+                case: case(OptionSet::faithful()),
                 outcome: CaseOutcome::Done(CaseMetrics {
                     throughput_mbps: 12.345,
                     utilisation: 0.5,
@@ -345,7 +345,7 @@ mod tests {
                 }),
             },
             CaseResult {
-                case: case(OptionSet::All),
+                case: case(OptionSet::all()),
                 outcome: CaseOutcome::Skipped("no such file x".to_owned()),
             },
         ]

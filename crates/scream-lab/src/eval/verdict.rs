@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use super::cases::{LinkCase, Mode, OptionSet};
+use super::cases::{LinkCase, Mode};
+use super::options::OptionSet;
 use super::{CaseMetrics, CaseResult};
 
 /// Longest acceptable stall, s.
@@ -84,9 +85,7 @@ fn faithful_twin<'a>(results: &'a [CaseResult], r: &CaseResult) -> Option<&'a Ca
     results
         .iter()
         .find(|f| {
-            f.case.options == OptionSet::Faithful
-                && f.case.link == r.case.link
-                && f.case.mode == r.case.mode
+            f.case.options.is_faithful() && f.case.link == r.case.link && f.case.mode == r.case.mode
         })
         .and_then(CaseResult::metrics)
 }
@@ -129,7 +128,7 @@ fn verdict(results: &[CaseResult], options: OptionSet) -> Verdict {
                     && m.sojourn_p95_ms <= L4S_SOJOURN_P95_TARGET_MS,
             );
         }
-        if options == OptionSet::Faithful {
+        if options.is_faithful() {
             continue;
         }
         let Some(f) = faithful_twin(results, r) else {
@@ -192,10 +191,10 @@ mod tests {
 
     #[test]
     fn worst_cases_compare_with_faithful_on_the_same_link_and_mode() {
-        let one = OptionSet::One("x");
+        let one = OptionSet::parse("fresh-srtt").unwrap();
         let results = [
-            result(LinkCase::Constant(100.0), OptionSet::Faithful, 90.0, 4.0),
-            result(LinkCase::Constant(10.0), OptionSet::Faithful, 9.0, 4.0),
+            result(LinkCase::Constant(100.0), OptionSet::faithful(), 90.0, 4.0),
+            result(LinkCase::Constant(10.0), OptionSet::faithful(), 9.0, 4.0),
             result(LinkCase::Constant(100.0), one, 45.0, 5.0),
             result(LinkCase::Constant(10.0), one, 9.0, 10.0),
         ];
@@ -215,7 +214,7 @@ mod tests {
     #[test]
     fn a_recovery_cut_short_by_the_next_outage_does_not_count_against_the_target() {
         let with = |secs, recovered| {
-            let mut r = result(LinkCase::Outage, OptionSet::Faithful, 10.0, 1.0);
+            let mut r = result(LinkCase::Outage, OptionSet::faithful(), 10.0, 1.0);
             if let CaseOutcome::Done(m) = &mut r.outcome {
                 m.recovery = Some(super::super::Recovery { secs, recovered });
             }

@@ -252,10 +252,9 @@ pub fn safety(
     classes: &[ConditionClass],
     option_sets: &[OptionSet],
 ) -> Vec<Safety> {
-    let faithful = OptionSet::Faithful;
     option_sets
         .iter()
-        .filter(|&&o| o != faithful)
+        .filter(|o| !o.is_faithful())
         .map(|&options| {
             let deltas: Vec<ClassDelta> = classes
                 .iter()
@@ -270,13 +269,46 @@ pub fn safety(
         .collect()
 }
 
+/// The safety verdicts on one draw seed's draws alone.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeedSafety {
+    /// The draw seed.
+    pub draw_seed: u64,
+    /// Each option set but faithful, as [`safety`] gives them.
+    pub safety: Vec<Safety>,
+}
+
+/// [`safety`] on the draws of each of `draw_seeds` alone.
+pub fn seed_safety(
+    runs: &[RunRecord],
+    draws: &[Draw],
+    classes: &[ConditionClass],
+    option_sets: &[OptionSet],
+    draw_seeds: &[u64],
+) -> Vec<SeedSafety> {
+    draw_seeds
+        .iter()
+        .map(|&draw_seed| {
+            let mine: Vec<RunRecord> = runs
+                .iter()
+                .filter(|r| draws[r.draw].draw_seed == draw_seed)
+                .cloned()
+                .collect();
+            SeedSafety {
+                draw_seed,
+                safety: safety(&mine, draws, classes, option_sets),
+            }
+        })
+        .collect()
+}
+
 fn class_delta(
     runs: &[RunRecord],
     draws: &[Draw],
     class: ConditionClass,
     options: OptionSet,
 ) -> ClassDelta {
-    let faithful = OptionSet::Faithful;
+    let faithful = OptionSet::faithful();
     let med = |o, g| median_of(runs, draws, class, o, g);
     let pair = |g: fn(&RunMetrics) -> f64| med(options, g).zip(med(faithful, g));
     let tput = pair(|m| m.throughput_mbps);

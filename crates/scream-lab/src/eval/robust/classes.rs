@@ -13,7 +13,8 @@ use scream_netmodel::RngStream;
 use scream_netmodel::synthetic::{self, shapes};
 use scream_sim::scenario::{LinkConfig, Scenario};
 
-use crate::eval::cases::{Mode, OptionSet, eval_flow};
+use crate::eval::OptionSet;
+use crate::eval::cases::{Mode, eval_flow};
 
 /// One-way propagation delay, ms: a metro path to a continental one.
 pub(crate) const ONE_WAY_MS: [f64; 2] = [5.0, 50.0];
@@ -136,6 +137,8 @@ pub struct Draw {
     pub class: ConditionClass,
     /// Its index within the class, from 0.
     pub index: u32,
+    /// The draw seed it was drawn from.
+    pub draw_seed: u64,
     /// The master seed of its runs (frame phases, the chain of the cellular classes).
     pub seed: u64,
     /// The ECN mode of its queue and flows.
@@ -179,6 +182,7 @@ pub fn draw(class: ConditionClass, draw_seed: u64, index: u32) -> Draw {
     let mut d = Draw {
         class,
         index,
+        draw_seed,
         seed,
         mode,
         one_way_ms,
@@ -242,16 +246,32 @@ pub fn draw(class: ConditionClass, draw_seed: u64, index: u32) -> Draw {
 
 /// `draws` draws of each of `classes`, class by class.
 pub fn draws(classes: &[ConditionClass], draw_seed: u64, draws: u32) -> Vec<Draw> {
+    pooled_draws(classes, &[draw_seed], draws)
+}
+
+/// `draws` draws of each of `classes` from each of `draw_seeds`: class by class, in a
+/// class seed by seed. A draw is the same whichever seeds it is pooled with.
+pub fn pooled_draws(classes: &[ConditionClass], draw_seeds: &[u64], draws: u32) -> Vec<Draw> {
     classes
         .iter()
-        .flat_map(|&c| (0..draws).map(move |i| draw(c, draw_seed, i)))
+        .flat_map(|&c| {
+            draw_seeds
+                .iter()
+                .flat_map(move |&s| (0..draws).map(move |i| draw(c, s, i)))
+        })
         .collect()
 }
 
 impl Draw {
-    /// `class/index`, e.g. `sudden-drop/3`.
+    /// `class/index`, e.g. `sudden-drop/3`: the id within one draw seed.
     pub fn id(&self) -> String {
         format!("{}/{}", self.class, self.index)
+    }
+
+    /// `class/sSEED/index`, e.g. `sudden-drop/s7/3`: the id among draws of several
+    /// draw seeds.
+    pub fn seeded_id(&self) -> String {
+        format!("{}/s{}/{}", self.class, self.draw_seed, self.index)
     }
 
     /// One line on what was drawn.
@@ -370,6 +390,20 @@ mod tests {
         // A draw does not depend on how many others are drawn.
         assert_eq!(draws(&ConditionClass::ALL, 5, 1)[0], a[0]);
         assert_eq!(draw(ConditionClass::Bursty, 5, 2), a[4 * 3 + 2]);
+        // Nor on the seeds it is pooled with.
+        let pooled = pooled_draws(&ConditionClass::ALL, &[6, 5], 3);
+        assert_eq!(pooled.len(), a.len() + b.len());
+        for d in a.iter().chain(&b) {
+            assert_eq!(
+                pooled.iter().filter(|p| *p == d).count(),
+                1,
+                "{}",
+                d.seeded_id()
+            );
+        }
+        assert_eq!(pooled[..3], b[..3]);
+        assert_eq!(pooled[3..6], a[..3]);
+        assert_eq!(a[2].seeded_id(), "deep-buffer/s5/2");
     }
 
     #[test]
