@@ -122,7 +122,10 @@ pub struct Spread {
     pub worst: f64,
 }
 
-/// Nearest-rank spread of `values` (`None` when empty).
+/// Spread of `values` (`None` when empty): the median (of an even count, the mean of
+/// the two middle values, so that it does not depend on which side is better: the
+/// safety rule compares the same medians the tables show), and p90 by nearest rank
+/// from the best side.
 pub fn spread(mut values: Vec<f64>, higher_is_better: bool) -> Option<Spread> {
     if values.is_empty() {
         return None;
@@ -131,13 +134,18 @@ pub fn spread(mut values: Vec<f64>, higher_is_better: bool) -> Option<Spread> {
     if higher_is_better {
         values.reverse();
     }
+    let n = values.len();
     // Sorted from best to worst: rank ceil(q n) from the best side.
-    let at =
-        |q: f64| values[((q * values.len() as f64).ceil() as usize).clamp(1, values.len()) - 1];
+    let at = |q: f64| values[((q * n as f64).ceil() as usize).clamp(1, n) - 1];
+    let median = if n % 2 == 0 {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    } else {
+        values[n / 2]
+    };
     Some(Spread {
-        median: at(0.5),
+        median,
         p90: at(0.9),
-        worst: values[values.len() - 1],
+        worst: values[n - 1],
     })
 }
 
@@ -358,13 +366,15 @@ mod tests {
         let low_good = spread(v.clone(), false).unwrap();
         assert_eq!(
             (low_good.median, low_good.p90, low_good.worst),
-            (5.0, 9.0, 10.0)
+            (5.5, 9.0, 10.0)
         );
         let high_good = spread(v, true).unwrap();
         assert_eq!(
             (high_good.median, high_good.p90, high_good.worst),
-            (6.0, 2.0, 1.0)
+            (5.5, 2.0, 1.0)
         );
+        let odd = spread(vec![3.0, 1.0, 2.0], true).unwrap();
+        assert_eq!(odd.median, 2.0);
         assert_eq!(spread(Vec::new(), true), None);
     }
 }
