@@ -65,3 +65,15 @@ fn a_value_of_the_wrong_type_names_the_key() {
         .to_string();
     assert!(e.contains("improvements"), "{e}");
 }
+
+#[test]
+fn a_folded_name_is_refused_saying_where_it_went() {
+    let s: Scenario = load_builtin(
+        "default",
+        &overrides(&["flows.0.improvements=[\"tail-loss-probe\"]"]),
+    )
+    .expect("loads");
+    let e = s.validate().expect_err("refused").to_string();
+    assert!(e.starts_with("flows[0].improvements "), "{e}");
+    assert!(e.contains("now part of \"outage-recovery\""), "{e}");
+}

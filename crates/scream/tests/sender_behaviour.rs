@@ -709,3 +709,71 @@ fn losses_of_the_outage_itself_do_not_end_the_regrowth() {
         "outage-recovery: regrowth ({before} -> {after})"
     );
 }
+
+/// A large flight whose tail a sudden capacity drop dropped: the head is acknowledged,
+/// the tail never arrives, and media keeps coming. Returns how long after the last
+/// acknowledgement the next packet left, and the packets declared lost once that
+/// packet's report (the first after it) arrives.
+fn after_a_dropped_tail(outage_recovery: bool) -> (Duration, u64) {
+    let mut cfg = config(EcnMode::None);
+    cfg.improvements.outage_recovery = outage_recovery;
+    let mut h = Harness::new(cfg);
+    for _ in 0..20 {
+        clean_round(&mut h);
+    }
+    // Frames until the window closes, then the head of that flight is acknowledged.
+    let mut flight = Vec::new();
+    for _ in 0..20 {
+        flight.extend(h.send_frame(6000));
+        h.advance(Duration::from_millis(1));
+    }
+    let queued = |h: &Harness| h.sender.stats().streams[0].rtp_queue_bytes;
+    assert!(queued(&h) > 0, "the window holds media back");
+    h.advance(Duration::from_millis(10));
+    h.ack(&flight[..4], Duration::from_millis(5), |_| false);
+    // What the acknowledgement let out joins the dropped tail.
+    h.drain();
+    assert!(queued(&h) > 0, "the window still holds media back");
+    let acked_at = h.now;
+    let lost_before = h.sender.stats().packets_lost;
+    // Media keeps coming; the first packet to leave past the closed window.
+    let next = loop {
+        h.advance(Duration::from_millis(20));
+        let mut sent = h.send_frame(3000);
+        if sent.is_empty() {
+            if let Some(t) = h.sender.poll_timeout().filter(|t| *t <= h.now) {
+                h.sender.handle_timeout(t);
+                sent = h.drain();
+            }
+        }
+        if let Some(p) = sent.first() {
+            break *p;
+        }
+        assert!(h.now < acked_at + Duration::from_secs(2), "nothing left");
+    };
+    let waited = h.now.saturating_duration_since(acked_at);
+    h.advance(Duration::from_millis(10));
+    h.ack(&[next], Duration::from_millis(5), |_| false);
+    (waited, h.sender.stats().packets_lost - lost_before)
+}
+
+#[test]
+fn outage_recovery_resolves_a_dropped_tail_with_a_probe_not_the_stall() {
+    let (faithful_wait, _) = after_a_dropped_tail(false);
+    let (probe_wait, lost) = after_a_dropped_tail(true);
+    // Faithfully the link idles until the stall guard gives the flight up (0.5 s after
+    // the last transmission); the probe leaves after a probe timeout.
+    assert!(
+        faithful_wait >= Duration::from_millis(400),
+        "faithful {faithful_wait:?}"
+    );
+    assert!(
+        probe_wait <= Duration::from_millis(200),
+        "probe {probe_wait:?}"
+    );
+    // The probe's report tells which packets of the tail never arrived.
+    assert!(
+        lost > 0,
+        "the tail is declared lost from the probe's report"
+    );
+}

@@ -117,21 +117,22 @@ fn outage_recovery() -> SenderConfig {
 }
 
 #[test]
-fn outage_recovery_notices_a_silent_flight_within_four_rtts() {
-    // No RTT sample yet: the smoothed RTT is its initial 50 ms, so four RTTs are 200 ms.
+fn outage_recovery_probes_a_silent_flight_within_two_rtts() {
+    // No RTT sample yet: the smoothed RTT is its initial 50 ms, so the probe timeout
+    // (two RTTs) is 100 ms, where the faithful stall guard waits 500 ms.
     let gap = longest_gap(&send_times(outage_recovery(), Duration::from_secs(3)));
-    assert_eq!(gap, Duration::from_millis(200), "longest pause {gap:?}");
+    assert_eq!(gap, Duration::from_millis(100), "longest pause {gap:?}");
 }
 
 #[test]
 fn outage_recovery_sends_one_window_into_a_silent_path_then_one_probe_at_a_time() {
     let (times, _) = run_silent(outage_recovery(), Duration::from_secs(3));
     let faithful = send_times(SenderConfig::default(), Duration::from_secs(3));
-    // The first flight leaves at once; the stall gives it up four RTTs later.
+    // The first flight leaves at once; nothing answers it.
     let first_gap = times
         .windows(2)
-        .position(|t| t[1].saturating_duration_since(t[0]) >= Duration::from_millis(150))
-        .expect("a stall");
+        .position(|t| t[1].saturating_duration_since(t[0]) >= Duration::from_millis(90))
+        .expect("a pause");
     let probes = &times[first_gap + 1..];
     assert!(probes.len() >= 20, "probes keep asking: {}", probes.len());
     // After it, the silence bound lets out one packet per probe timeout (at least an
@@ -153,32 +154,6 @@ fn outage_recovery_sends_one_window_into_a_silent_path_then_one_probe_at_a_time(
 fn the_faithful_sender_keeps_its_window_through_silent_stalls() {
     let (_, windows) = run_silent(SenderConfig::default(), Duration::from_secs(3));
     assert!(windows.iter().all(|w| *w == windows[0]), "{windows:?}");
-}
-
-#[test]
-fn a_tail_loss_probe_asks_before_the_stall_timeout_one_packet_at_a_time() {
-    let faithful = send_times(SenderConfig::default(), Duration::from_secs(3));
-    let mut cfg = SenderConfig::default();
-    cfg.improvements.tail_loss_probe = true;
-    let probed = send_times(cfg, Duration::from_secs(3));
-    // A probe leaves a probe timeout after the last transmission, well before the
-    // stall timeout would reopen the window.
-    let (gap, faithful_gap) = (longest_gap(&probed), longest_gap(&faithful));
-    assert!(gap < faithful_gap, "{gap:?} vs {faithful_gap:?}");
-    // Into a path that answers nothing, the probes add one packet per probe timeout
-    // (at least 2 x the initial sRTT apart), not a window: the stalls still release
-    // the same flights.
-    let extra = probed.len().saturating_sub(faithful.len());
-    let probe_timeouts = 3000 / 100;
-    assert!(
-        extra <= probe_timeouts,
-        "{extra} more packets than faithful"
-    );
-    let apart = probed
-        .windows(2)
-        .filter(|w| w[1].saturating_duration_since(w[0]) >= Duration::from_millis(50))
-        .count();
-    assert!(apart >= 3, "probes come one at a time: {apart}");
 }
 
 /// Stall back-offs of an `outage-recovery` sender whose path turns, at 2 s, from

@@ -314,6 +314,12 @@ fn validate_improvements(key: &str, f: &FlowConfig) -> Check {
     }
     let known = Improvements::names();
     for name in &f.improvements {
+        if let Some(into) = Improvements::folded_into(name) {
+            return fail(
+                format!("{key}.improvements"),
+                format!("names \"{name}\", which is now part of \"{into}\""),
+            );
+        }
         if name != ALL_IMPROVEMENTS && !known.contains(&name.as_str()) {
             return fail(
                 format!("{key}.improvements"),

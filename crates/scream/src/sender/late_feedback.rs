@@ -109,11 +109,11 @@ impl Sender {
     /// When a probe may leave if the send window stays closed: a probe timeout after
     /// the latest of the last transmission, the last probe and the last
     /// acknowledgement. `None` before anything was sent, or while the return path is
-    /// not seen to lose reports — unless `tail-loss-probe` is on, which probes for a
-    /// lost tail of media as well (see [`super::Improvements::tail_loss_probe`]).
+    /// not seen to lose reports — unless `outage-recovery` is on, which probes for a
+    /// lost tail of media as well (see [`super::Improvements::outage_recovery`]).
     pub(super) fn probe_deadline(&self) -> Option<Instant> {
         let last = self.last_sent?;
-        if !self.config.improvements.tail_loss_probe
+        if !self.config.improvements.outage_recovery
             && !self.delay.reports_lost_lately(self.time.now())
         {
             return None;
