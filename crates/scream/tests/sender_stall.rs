@@ -156,39 +156,28 @@ fn the_faithful_sender_keeps_its_window_through_silent_stalls() {
     assert!(windows.iter().all(|w| *w == windows[0]), "{windows:?}");
 }
 
-/// Stall back-offs of an `outage-recovery` sender whose path turns, at 2 s, from
-/// 10 Mbit/s into a 0.07 Mbit/s trickle behind an unlimited FIFO: nothing is dropped,
-/// everything arrives, seconds late. 5 kB frames every 20 ms, 10 ms each way, a report
-/// every 40 ms of what arrived since the last. Returns the stall back-offs and the
-/// packets the last 6 s delivered.
-fn stall_backoffs_on_a_trickle() -> (usize, usize) {
-    use scream::sender::{BackOffCause, CongestionEventKind};
-    use scream::{Ecn, Feedback, PacketReport, PacketStatus, RemoteInstant};
-    const FRAME: Duration = Duration::from_millis(20);
-    const REPORT: Duration = Duration::from_millis(40);
-    const ONE_WAY: Duration = Duration::from_millis(10);
-    let mut s = Sender::new(outage_recovery()).unwrap();
-    s.enable_cc_events(4096);
-    let id = s
-        .add_stream(StreamConfig {
-            ssrc: 1,
-            min_bitrate: Bitrate::from_kbps(100.0),
-            start_bitrate: Bitrate::from_mbps(2.0),
-            max_bitrate: Bitrate::from_mbps(10.0),
-            priority: 1.0,
-        })
-        .unwrap();
-    let t0 = Instant::from_millis(1000);
-    let (trickle_from, end) = (t0 + Duration::from_secs(2), t0 + Duration::from_secs(8));
-    let mut link = support::Serializer::default();
-    let mut arrivals: Vec<(Instant, u16)> = Vec::new();
-    let (mut next_frame, mut next_report, mut now) = (t0, t0 + REPORT, t0);
-    let (mut backoffs, mut delivered_late) = (0, 0);
-    while now < end {
-        if now >= next_report {
-            let (due, later): (Vec<_>, Vec<_>) = arrivals.iter().partition(|(t, _)| *t <= now);
-            arrivals = later;
-            delivered_late += due.iter().filter(|(t, _)| *t >= trickle_from).count();
+/// A path that turns, at 2 s, from 10 Mbit/s into a 0.07 Mbit/s trickle behind an
+/// unlimited FIFO: nothing is dropped, everything arrives, seconds late. 10 ms each way,
+/// a report every 40 ms of what arrived since the last. Counts the sender's stall
+/// back-offs and the packets delivered during the trickle.
+struct Trickle {
+    from: Instant,
+    link: support::Serializer,
+    arrivals: Vec<(Instant, u16)>,
+    next_report: Instant,
+    backoffs: usize,
+    delivered: usize,
+}
+
+impl support::Path for Trickle {
+    fn before_poll(&mut self, now: Instant, s: &mut Sender) -> Option<Instant> {
+        use scream::sender::{BackOffCause, CongestionEventKind};
+        use scream::{Ecn, Feedback, PacketReport, PacketStatus, RemoteInstant};
+        const REPORT: Duration = Duration::from_millis(40);
+        if now >= self.next_report {
+            let (due, later): (Vec<_>, Vec<_>) = self.arrivals.iter().partition(|(t, _)| *t <= now);
+            self.arrivals = later;
+            self.delivered += due.iter().filter(|(t, _)| *t >= self.from).count();
             if !due.is_empty() {
                 let reports = due
                     .iter()
@@ -210,49 +199,26 @@ fn stall_backoffs_on_a_trickle() -> (usize, usize) {
                     },
                 );
             }
-            next_report += REPORT;
+            self.next_report += REPORT;
         }
-        if now >= next_frame {
-            s.on_media_frame(now, id, MediaFrame::new(5000));
-            next_frame += FRAME;
-        }
-        if s.poll_timeout().is_some_and(|t| t <= now) {
-            s.handle_timeout(now);
-        }
-        let pace_at = loop {
-            match s.poll_transmit(now) {
-                Transmit::Now(p) => {
-                    let rate = if now < trickle_from { 10e6 } else { 0.07e6 };
-                    let out = link.send(now, p.size_bytes, rate);
-                    arrivals.push((out + ONE_WAY, p.seq));
-                }
-                Transmit::At(t) => break Some(t),
-                Transmit::Idle => break None,
-            }
-        };
-        while s.poll_event().is_some() {}
         while let Some(e) = s.poll_cc_event() {
             if let CongestionEventKind::BackOff {
                 cause: BackOffCause::Stall,
                 ..
             } = e.kind
             {
-                backoffs += 1;
+                self.backoffs += 1;
             }
         }
-        now = [
-            Some(next_frame),
-            Some(next_report),
-            s.poll_timeout(),
-            pace_at,
-        ]
-        .into_iter()
-        .flatten()
-        .filter(|t| *t > now)
-        .min()
-        .unwrap_or(end);
+        Some(self.next_report)
     }
-    (backoffs, delivered_late)
+
+    fn sent(&mut self, now: Instant, _: &Sender, p: &scream::sender::SentPacket) {
+        const ONE_WAY: Duration = Duration::from_millis(10);
+        let rate = if now < self.from { 10e6 } else { 0.07e6 };
+        let out = self.link.send(now, p.size_bytes, rate);
+        self.arrivals.push((out + ONE_WAY, p.seq));
+    }
 }
 
 #[test]
@@ -262,7 +228,17 @@ fn a_trickle_that_delivers_what_was_given_up_is_slow_not_silent() {
     // `outage-recovery` must not treat it as dead and halve the window stall after
     // stall: the silence bound keeps it from sending window after window into the
     // queue, which the stall guard would give up again, unanswered.
-    let (backoffs, delivered) = stall_backoffs_on_a_trickle();
+    let t0 = Instant::from_millis(1000);
+    let mut path = Trickle {
+        from: t0 + Duration::from_secs(2),
+        link: support::Serializer::default(),
+        arrivals: Vec::new(),
+        next_report: t0,
+        backoffs: 0,
+        delivered: 0,
+    };
+    support::run_frames(outage_recovery(), Duration::from_secs(8), &mut path);
+    let (backoffs, delivered) = (path.backoffs, path.delivered);
     assert!(delivered >= 20, "the trickle delivered {delivered} packets");
     assert_eq!(backoffs, 0, "stall back-offs on a path that delivers");
 }

@@ -44,17 +44,28 @@ impl Serializer {
     }
 }
 
-/// Runs a sender whose packets all vanish (no feedback ever) for `span` from 1 s, with
-/// 5 kB frames every 20 ms (2 Mbit/s) on one stream of 0.1-10 Mbit/s, waking exactly
-/// when it asks to; `on_send` sees each transmission and the sender right after it.
-pub(crate) fn run_silent(
-    cfg: scream::sender::SenderConfig,
-    span: Duration,
-    mut on_send: impl FnMut(Instant, &scream::sender::Sender, &SentPacket),
-) {
+/// What a sender driven by [`run_frames`] sends into, and what comes back.
+pub(crate) trait Path {
+    /// Called at every wake-up before the sender is polled: feedback due by `now` goes
+    /// to the sender here. Returns when the path next needs a wake-up, if ever.
+    fn before_poll(
+        &mut self,
+        _now: Instant,
+        _sender: &mut scream::sender::Sender,
+    ) -> Option<Instant> {
+        None
+    }
+    /// The sender released `packet` at `now`.
+    fn sent(&mut self, now: Instant, sender: &scream::sender::Sender, packet: &SentPacket);
+}
+
+/// Runs a sender for `span` from 1 s, with 5 kB frames every 20 ms (2 Mbit/s) on one
+/// stream (SSRC 1) of 0.1-10 Mbit/s, waking exactly when it or `path` asks to.
+pub(crate) fn run_frames(cfg: scream::sender::SenderConfig, span: Duration, path: &mut impl Path) {
     use scream::sender::{Sender, StreamConfig, Transmit};
     const FRAME: Duration = Duration::from_millis(20);
     let mut s = Sender::new(cfg).unwrap();
+    s.enable_cc_events(4096);
     let id = s
         .add_stream(StreamConfig {
             ssrc: 1,
@@ -68,6 +79,7 @@ pub(crate) fn run_silent(
     let end = t0 + span;
     let (mut next_frame, mut now) = (t0, t0);
     while now < end {
+        let path_at = path.before_poll(now, &mut s);
         if now >= next_frame {
             s.on_media_frame(now, id, MediaFrame::new(5000));
             next_frame += FRAME;
@@ -77,16 +89,33 @@ pub(crate) fn run_silent(
         }
         let pace_at = loop {
             match s.poll_transmit(now) {
-                Transmit::Now(p) => on_send(now, &s, &p),
+                Transmit::Now(p) => path.sent(now, &s, &p),
                 Transmit::At(t) => break Some(t),
                 Transmit::Idle => break None,
             }
         };
-        now = [Some(next_frame), s.poll_timeout(), pace_at]
+        while s.poll_event().is_some() {}
+        now = [Some(next_frame), s.poll_timeout(), pace_at, path_at]
             .into_iter()
             .flatten()
             .filter(|t| *t > now)
             .min()
             .unwrap_or(end);
     }
+}
+
+/// [`run_frames`] into a path where every packet vanishes (no feedback ever);
+/// `on_send` sees each transmission and the sender right after it.
+pub(crate) fn run_silent(
+    cfg: scream::sender::SenderConfig,
+    span: Duration,
+    on_send: impl FnMut(Instant, &scream::sender::Sender, &SentPacket),
+) {
+    struct Silent<F>(F);
+    impl<F: FnMut(Instant, &scream::sender::Sender, &SentPacket)> Path for Silent<F> {
+        fn sent(&mut self, now: Instant, sender: &scream::sender::Sender, packet: &SentPacket) {
+            (self.0)(now, sender, packet);
+        }
+    }
+    run_frames(cfg, span, &mut Silent(on_send));
 }
