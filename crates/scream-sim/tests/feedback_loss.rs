@@ -58,8 +58,8 @@ fn a_dead_return_path_lowers_the_rate_and_feedback_brings_it_back() {
         assert!(longest_silence(&r, 16.0, 30.0) < 0.3, "{names:?}: wedged");
         blind_rates.push(blind);
     }
-    // outage-recovery halves the window at each stall after the first few, so the
-    // sender that hears nothing sends less still.
+    // outage-recovery sends one window and then one probe per probe timeout while it
+    // hears nothing, so the sender that hears nothing sends less still.
     assert!(
         blind_rates[1] < 0.5 * blind_rates[0],
         "blind rates {blind_rates:?}"

@@ -33,7 +33,10 @@ pub struct Improvements {
     ///   dead stretches);
     /// - from the third stall in a row with nothing acknowledged, each stall halves
     ///   the window, as a TCP sender does at each retransmission timeout (RFC 6298
-    ///   §5.5); a shorter outage leaves the window where it was;
+    ///   §5.5); a shorter outage leaves the window where it was. Under the silence
+    ///   bound above the window rarely closes again after the first stall, so this
+    ///   seldom acts: halving at every silent probe instead starved 7 of 60 drawn
+    ///   dead stretches that faithful does not (docs/evaluation.md);
     /// - after a stall, while the window is below half of the largest it reached in
     ///   the last 5 to 10 s and nothing has signalled congestion for two RTTs, it
     ///   grows by what is acknowledged (doubling per RTT), free of the restraints
