@@ -104,6 +104,10 @@ pub struct Improvements {
     /// cycle, and an unrestrained growth overshoots a classic ECN threshold. Like
     /// `outage-recovery`, it keeps the smoothed RTT fresh as `fresh-srtt` does, without
     /// which it too left flows in the application-limited sRTT trap after an outage.
+    ///
+    /// Not safe alone on drawn links: its earlier back-off leaves the window lower when
+    /// capacity jumps, and one drawn shallow-buffer link starved 2.34 s against the
+    /// faithful sender's 1.82 s (docs/evaluation.md).
     pub delay_convergence: bool,
     /// `l4s-pacing` (L4S mode only): while the bottleneck marks (`l4s_alpha` at least
     /// 0.001), packets leave no faster than the path recently delivered them (the
@@ -122,6 +126,10 @@ pub struct Improvements {
     /// sender instead (frame delay p95 +12 ms in that case). The idea is the
     /// delivery-rate pacing of BBR (Cardwell et al., 2016) and of the paced chirping of
     /// L4S senders, reduced to a cap on SCReAM's own pacing.
+    ///
+    /// Not safe alone on drawn links: after a sudden drop it sends the RTP queue the
+    /// drop left behind at the link's rate instead of letting it be discarded, and
+    /// those late frames raise the frame-delay p99 (docs/evaluation.md).
     pub l4s_pacing: bool,
     /// `media-deadline`: media that would arrive more than 400 ms after capture is not
     /// sent, and a sender that hears nothing sends at most one window, then probes.
@@ -139,6 +147,10 @@ pub struct Improvements {
     /// per probe timeout (2 · SRTT, RFC 8985 §7.2) until an acknowledgement returns.
     /// The deadline holds only while something is in flight, so a path that has
     /// drained is measured again. See the `deadline` module for the estimate.
+    ///
+    /// Not safe alone on drawn links: after a sudden drop it delivers frames up to its
+    /// 400 ms deadline that the faithful sender discards at 1 s, which raises the
+    /// frame-delay p99 of delivered frames (docs/evaluation.md).
     pub media_deadline: bool,
 }
 
