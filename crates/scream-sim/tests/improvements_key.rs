@@ -45,15 +45,18 @@ fn set_takes_a_list_or_a_single_name() {
     assert_eq!(s.validate(), Ok(()));
 }
 
-#[test]
-fn an_unknown_name_is_refused_naming_it_and_the_known_ones() {
-    let s: Scenario = load_builtin(
-        "default",
-        &overrides(&["flows.0.improvements=[\"warp-drive\"]"]),
-    )
-    .expect("loads");
+/// Why validation refuses `default` with its flow's improvements set to `[name]`.
+fn refusal_of(name: &str) -> String {
+    let set = format!("flows.0.improvements=[\"{name}\"]");
+    let s: Scenario = load_builtin("default", &overrides(&[set.as_str()])).expect("loads");
     let e = s.validate().expect_err("refused").to_string();
     assert!(e.starts_with("flows[0].improvements "), "{e}");
+    e
+}
+
+#[test]
+fn an_unknown_name_is_refused_naming_it_and_the_known_ones() {
+    let e = refusal_of("warp-drive");
     assert!(e.contains("\"warp-drive\""), "{e}");
     assert!(e.contains(Improvements::names()[0]), "{e}");
 }
@@ -68,12 +71,6 @@ fn a_value_of_the_wrong_type_names_the_key() {
 
 #[test]
 fn a_folded_name_is_refused_saying_where_it_went() {
-    let s: Scenario = load_builtin(
-        "default",
-        &overrides(&["flows.0.improvements=[\"tail-loss-probe\"]"]),
-    )
-    .expect("loads");
-    let e = s.validate().expect_err("refused").to_string();
-    assert!(e.starts_with("flows[0].improvements "), "{e}");
+    let e = refusal_of("tail-loss-probe");
     assert!(e.contains("now part of \"outage-recovery\""), "{e}");
 }

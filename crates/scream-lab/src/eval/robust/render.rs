@@ -95,11 +95,7 @@ fn class_table(rows: &[&ClassRow], md: bool) -> String {
             c
         })
         .collect();
-    if md {
-        md_table(&header, &cells)
-    } else {
-        aligned(&header, &cells, 1)
-    }
+    table(&header, &cells, md)
 }
 
 fn table(header: &[String], rows: &[Vec<String>], md: bool) -> String {
