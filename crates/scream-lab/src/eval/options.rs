@@ -103,6 +103,11 @@ impl OptionSet {
             if on.get(name) == Some(true) {
                 return Err(format!("option set `{spec}`: `{name}` given twice"));
             }
+            if let Some(into) = Improvements::folded_into(name) {
+                return Err(format!(
+                    "option set `{spec}`: `{name}` is now part of `{into}`"
+                ));
+            }
             on.set(name, true).map_err(|_| {
                 format!("option set `{spec}`: unknown name `{name}`; {}", allowed())
             })?;
@@ -250,6 +255,12 @@ mod tests {
         let two = OptionSet::select(&[pair.as_str()]).unwrap();
         assert_eq!(two.len(), 2);
         assert_eq!(two[1].enabled().len(), 2);
+    }
+
+    #[test]
+    fn a_folded_name_says_where_it_went() {
+        let e = OptionSet::parse("fresh-srtt+tail-loss-probe").unwrap_err();
+        assert!(e.contains("now part of `outage-recovery`"), "{e}");
     }
 
     #[test]
